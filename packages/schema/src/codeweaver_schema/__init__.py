@@ -29,6 +29,7 @@ from codeweaver_schema.models import (
     stable_id,
 )
 from codeweaver_schema.reducers import merge_by_id
+from codeweaver_schema.render import answer_message, render_answer
 from codeweaver_schema.state import InputState, OrchestrationState, fresh_turn
 
 __all__ = [
@@ -58,8 +59,10 @@ __all__ = [
     "SourceName",
     "StackOverflowMeta",
     "Sufficiency",
+    "answer_message",
     "fresh_turn",
     "merge_by_id",
     "new_id",
+    "render_answer",
     "stable_id",
 ]
