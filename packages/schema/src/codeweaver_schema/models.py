@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 PlanKind = Literal["single_topic", "multiple_questions", "too_many"]
-Route = Literal["single", "multi", "too_many"]
+Route = Literal["single", "multi", "too_many", "empty"]
 QuestionType = Literal["clarification", "new_topic", "independent"]
 Intent = Literal["debugging", "learning", "code_review"]
 SourceName = Literal["stackoverflow", "github", "docs", "local"]
@@ -46,24 +46,6 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class Plan(_Model):
-    """How many questions the user asked this turn, and which ones."""
-
-    kind: PlanKind
-    questions: list[str] = Field(description="The detected questions, in the user's order.")
-    reason: str = Field(description="Why this kind was chosen.")
-    guard_applied: bool = Field(
-        default=False, description="True when the deterministic three-or-more guard decided."
-    )
-
-
-class RoutingDecision(_Model):
-    """Where the run goes after planning, and why; the conditional edge only reads this."""
-
-    route: Route
-    reason: str
-
-
 class Analysis(_Model):
     """What the single question is, in the context of the thread."""
 
@@ -75,6 +57,28 @@ class Analysis(_Model):
     intent: Intent
     language: str = Field(description="ISO 639-1 code of the user's language, e.g. 'en', 'ko'.")
     reason: str = ""
+
+
+class Plan(_Model):
+    """How many questions the user asked this turn, and which ones."""
+
+    kind: PlanKind
+    questions: list[str] = Field(description="The detected questions, in the user's order.")
+    reason: str = Field(description="Why this kind was chosen.")
+    guard_applied: bool = Field(
+        default=False, description="True when the deterministic three-or-more guard decided."
+    )
+    analyses: list[Analysis] = Field(
+        default_factory=list,
+        description="Per-question analysis when one model call planned and analysed together.",
+    )
+
+
+class RoutingDecision(_Model):
+    """Where the run goes after planning, and why; the conditional edge only reads this."""
+
+    route: Route
+    reason: str
 
 
 class StackOverflowMeta(_Model):
@@ -242,4 +246,4 @@ class QuestionAnswer(_Model):
     index: int
     question: str
     answer: Answer
-    route_reason: str = ""
+    errors: list[ErrorRecord] = Field(default_factory=list)
