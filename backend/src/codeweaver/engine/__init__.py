@@ -1,0 +1,1 @@
+"""The offline engine: deterministic planning, analysis, extractive answers and grounding."""

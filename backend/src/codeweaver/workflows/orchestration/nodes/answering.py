@@ -1,0 +1,356 @@
+"""Answering: the cited answer, its grounding check, follow-ups from history, and combining.
+
+Every node that ends a turn delivers its answer as an AI message (`answer_message`), with the
+run's notices and failures made visible, so what the user reads is what the state holds.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+from codeweaver_runtime import (
+    ChatModels,
+    ModelCallError,
+    call_structured,
+    call_text,
+    resolve_chat_models,
+)
+from codeweaver_runtime.text import content_words, split_sentences
+from codeweaver_schema import (
+    SOURCE_LABELS,
+    Answer,
+    Citation,
+    ErrorRecord,
+    Evidence,
+    Grade,
+    LocalMeta,
+    QuestionAnswer,
+    answer_message,
+    stable_id,
+)
+from langchain_core.messages import AIMessage
+from langgraph.runtime import Runtime
+
+from codeweaver.context import Context, context_of
+from codeweaver.engine.extractive import OFFLINE_NOTE, extractive_answer
+from codeweaver.engine.grounding import (
+    MODEL_SUPPORT_THRESHOLD,
+    SUPPORT_THRESHOLD,
+    check_grounding,
+    cited_numbers,
+)
+from codeweaver.workflows.orchestration.nodes.common import (
+    Collaborators,
+    message_text,
+    model_error,
+    split_turn,
+)
+from codeweaver.workflows.orchestration.prompts import (
+    GradeVerdict,
+    answer_messages,
+    grade_messages,
+    history_messages,
+)
+from codeweaver.workflows.orchestration.state import MainState, WorkerState
+
+ANSWER_TAG = "codeweaver:answer"
+_MARKER = re.compile(r"\[(\d{1,3})\]")
+_WANTS_CODE = re.compile(r"example|code|snippet|show|예시|예제|코드", re.IGNORECASE)
+UNGROUNDED_WARNING = "This answer could not be fully checked against its sources ({reason})."
+FOLLOW_UP_INTRO = {
+    "en": "Following up on my previous answer:",
+    "ko": "이전 답변에 이어서:",
+}
+
+
+def citations_for(text: str, evidence: list[Evidence]) -> list[Citation]:
+    """The citations a model's text uses, each `[n]` mapped to the n-th evidence item."""
+    citations = []
+    for n in sorted(set(cited_numbers(text))):
+        if 1 <= n <= len(evidence):
+            ev = evidence[n - 1]
+            citations.append(
+                Citation(
+                    n=n,
+                    evidence_id=ev.id,
+                    title=ev.title,
+                    source=ev.source,
+                    url=ev.url,
+                    file=ev.meta.file if isinstance(ev.meta, LocalMeta) else None,
+                    locator=ev.locator,
+                )
+            )
+    return citations
+
+
+def failure_summary(errors: list[ErrorRecord]) -> str | None:
+    """A sentence naming the sources and models that failed this turn (skips are not failures)."""
+    failed = [e for e in errors if e.kind not in ("skipped", "input")]
+    if not failed:
+        return None
+    parts = []
+    for e in failed:
+        what = SOURCE_LABELS[e.source] if e.source else e.node
+        parts.append(f"{what} ({e.kind})")
+    return "Some steps failed and were worked around: " + ", ".join(dict.fromkeys(parts)) + "."
+
+
+def deliver(answer: Answer, state: MainState, grade: Grade | None = None) -> Answer:
+    """The answer as the user will see it: notices first, failures and doubts as a warning."""
+    warnings = [w for w in (answer.warning,) if w]
+    if grade is not None and not grade.grounded and answer.citations:
+        warnings.append(UNGROUNDED_WARNING.format(reason=grade.reason))
+    failures = failure_summary(state.get("errors", []))
+    if failures:
+        warnings.append(failures)
+    text = answer.text
+    notices = state.get("notices", [])
+    if notices:
+        text = "\n".join(f"_{n}_" for n in notices) + "\n\n" + text
+    return answer.model_copy(
+        update={
+            "text": text,
+            "warning": " ".join(warnings) or None,
+            "grounded": grade.grounded if grade is not None else answer.grounded,
+            "degraded": answer.degraded or failures is not None,
+        }
+    )
+
+
+def wants_regeneration(state: MainState, ctx: Context) -> bool:
+    """An ungrounded model answer is rewritten, at most `answer_max_regenerations` times."""
+    grade = state.get("grade")
+    answer = state.get("answer")
+    if grade is None or answer is None or grade.grounded or answer.offline:
+        return False
+    return state.get("answer_attempts", 0) <= ctx.answer_max_regenerations
+
+
+def make_answer_node(models: ChatModels | None, collaborators: Collaborators) -> Any:
+    """The `answer` node: intent-specific, cited, in the user's language."""
+
+    async def answer(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
+        ctx = context_of(runtime)
+        analysis = state["analysis"]
+        assert analysis is not None, "answer runs after analyze"
+        evidence = state.get("evidence", [])
+        question = state.get("question", "") or analysis.standalone_question
+        attempts = state.get("answer_attempts", 0) + 1
+        errors: list[ErrorRecord] = []
+        model = resolve_chat_models(models, ctx).for_role("answer")
+        drafted: Answer | None = None
+        if model is not None and evidence:
+            grade = state.get("grade")
+            feedback = grade.reason if grade is not None and attempts > 1 else None
+            try:
+                text = await call_text(
+                    model,
+                    answer_messages(
+                        question, analysis.intent, analysis.language, evidence, feedback
+                    ),
+                    timeout_s=ctx.model_timeout_s,
+                    tags=[ANSWER_TAG],
+                )
+                drafted = Answer(
+                    text=text,
+                    citations=citations_for(text, evidence),
+                    intent=analysis.intent,
+                    language=analysis.language,
+                )
+            except ModelCallError as exc:
+                errors.append(model_error("answer", exc))
+        if drafted is None:
+            drafted = await extractive_answer(
+                question, analysis, evidence, collaborators.embedder(ctx)
+            )
+        return {"answer": drafted, "answer_attempts": attempts, "errors": errors}
+
+    return answer
+
+
+def make_grade_node(models: ChatModels | None) -> Any:
+    """The `grade` node: citations must resolve and cited claims must be in the evidence."""
+
+    async def grade(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
+        ctx = context_of(runtime)
+        answer = state["answer"]
+        assert answer is not None, "grade runs after answer"
+        evidence = state.get("evidence", [])
+        verdict = check_grounding(
+            answer,
+            evidence,
+            min_support=SUPPORT_THRESHOLD if answer.offline else MODEL_SUPPORT_THRESHOLD,
+        )
+        errors: list[ErrorRecord] = []
+        model = resolve_chat_models(models, ctx).for_role("judge")
+        if model is not None and not answer.offline and verdict.grounded:
+            try:
+                judged = await call_structured(
+                    model,
+                    GradeVerdict,
+                    grade_messages(answer.text, evidence),
+                    timeout_s=ctx.model_timeout_s,
+                )
+                verdict = Grade(
+                    grounded=judged.grounded,
+                    unsupported_claims=judged.unsupported_claims,
+                    reason=judged.reason or verdict.reason,
+                )
+            except ModelCallError as exc:
+                errors.append(model_error("grade", exc))
+        update: dict[str, Any] = {"grade": verdict, "errors": errors}
+        if wants_regeneration({**state, "grade": verdict}, ctx):
+            return update
+        final = deliver(answer, {**state, "errors": [*state.get("errors", []), *errors]}, verdict)
+        return {**update, "answer": final, "messages": [answer_message(final)]}
+
+    return grade
+
+
+def _previous_answer(state: MainState) -> tuple[AIMessage | None, list[Citation]]:
+    history, _ = split_turn(state.get("messages", []))
+    for message in reversed(history):
+        if isinstance(message, AIMessage):
+            raw = message.additional_kwargs.get("citations", [])
+            return message, [Citation.model_validate(c) for c in raw]
+    return None, []
+
+
+def make_answer_with_history_node(
+    models: ChatModels | None, collaborators: Collaborators
+) -> Any:
+    """The `answer_with_history` node: a follow-up answered from the thread, no search."""
+
+    async def answer_with_history(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
+        ctx = context_of(runtime)
+        analysis = state["analysis"]
+        assert analysis is not None, "answer_with_history runs after analyze"
+        question = state.get("question", "")
+        previous, earlier_citations = _previous_answer(state)
+        errors: list[ErrorRecord] = []
+        text: str | None = None
+        model = resolve_chat_models(models, ctx).for_role("answer")
+        if model is not None:
+            history, _ = split_turn(state.get("messages", []))
+            try:
+                text = await call_text(
+                    model,
+                    history_messages(history[-12:], question, analysis.language),
+                    timeout_s=ctx.model_timeout_s,
+                    tags=[ANSWER_TAG],
+                )
+            except ModelCallError as exc:
+                errors.append(model_error("answer_with_history", exc))
+        offline = text is None
+        if text is None:
+            text = await _follow_up_offline(
+                question, previous, analysis.language, collaborators, ctx
+            )
+        by_n = {c.n: c for c in earlier_citations}
+        used = [by_n[n] for n in sorted(set(cited_numbers(text))) if n in by_n]
+        unresolved = [n for n in cited_numbers(text) if n not in by_n]
+        answer = Answer(
+            text=text,
+            citations=used,
+            intent=analysis.intent,
+            language=analysis.language,
+            grounded=not unresolved,
+            offline=offline,
+        )
+        final = deliver(answer, {**state, "errors": [*state.get("errors", []), *errors]})
+        return {"answer": final, "messages": [answer_message(final)], "errors": errors}
+
+    return answer_with_history
+
+
+async def _follow_up_offline(
+    question: str,
+    previous: AIMessage | None,
+    language: str,
+    collaborators: Collaborators,
+    ctx: Context,
+) -> str:
+    note = OFFLINE_NOTE.get(language, OFFLINE_NOTE["en"])
+    intro = FOLLOW_UP_INTRO.get(language, FOLLOW_UP_INTRO["en"])
+    if previous is None:
+        return f"{note}\n\nThere is no earlier answer in this conversation to follow up on."
+    body = message_text(previous).split("**Sources**")[0]
+    lines = [ln.strip() for ln in body.splitlines() if _MARKER.search(ln) and "```" not in ln]
+    blocks = re.findall(r"```.*?```\s*(?:\[\d+\])?", body, flags=re.DOTALL)
+    if not lines:
+        lines = [s for s in split_sentences(body) if len(s.split()) > 3]
+    embedder = collaborators.embedder(ctx)
+    vectors = await embedder.embed([question, *lines]) if lines else None
+    ranked = lines
+    if vectors is not None:
+        order = np.argsort(-(vectors[1:] @ vectors[0]))
+        ranked = [lines[i] for i in order]
+    chosen = ranked[:3]
+    asked = set(content_words(question))
+    if blocks and (_WANTS_CODE.search(question) or asked & set(content_words(blocks[0]))):
+        chosen.append(blocks[0])
+    return "\n".join([note, "", intro, *chosen])
+
+
+_RENUMBER = re.compile(r"\[(\d{1,3})\]")
+
+
+def combine_answers(answers: list[QuestionAnswer]) -> Answer:
+    """One Markdown answer with a section per question and globally numbered citations."""
+    sections: list[str] = []
+    citations: list[Citation] = []
+    offset = 0
+    for qa in sorted(answers, key=lambda a: a.index):
+        mapping = {c.n: c.n + offset for c in qa.answer.citations}
+        text = _RENUMBER.sub(
+            lambda m, mp=mapping: f"[{mp.get(int(m.group(1)), int(m.group(1)))}]", qa.answer.text
+        )
+        section = f"## {qa.index + 1}. {qa.question}\n\n{text}"
+        if qa.answer.warning:
+            section += f"\n\n> ⚠️ {qa.answer.warning}"
+        sections.append(section)
+        citations += [c.model_copy(update={"n": mapping[c.n]}) for c in qa.answer.citations]
+        offset += len(qa.answer.citations)
+    parts = [qa.answer for qa in answers]
+    return Answer(
+        text="\n\n".join(sections),
+        citations=citations,
+        language=parts[0].language if parts else "en",
+        grounded=bool(parts) and all(a.grounded for a in parts),
+        degraded=any(a.degraded for a in parts),
+        offline=any(a.offline for a in parts),
+        from_cache=bool(parts) and all(a.from_cache for a in parts),
+    )
+
+
+async def combine(state: MainState) -> dict[str, Any]:
+    """The `combine` node: the two answers as one message."""
+    answers = state.get("multi_answers", [])
+    final = deliver(combine_answers(answers), state)
+    worker_errors = [e for qa in answers for e in qa.errors]
+    return {"answer": final, "messages": [answer_message(final)], "errors": worker_errors}
+
+
+async def prepare_question(state: WorkerState) -> dict[str, Any]:
+    """A worker's first step: its question becomes the turn's question."""
+    index = state.get("multi_index", 0)
+    plan = state.get("plan")
+    analysis = plan.analyses[index] if plan is not None and len(plan.analyses) > index else None
+    return {"question": state.get("multi_question", ""), "analysis": analysis}
+
+
+async def emit(state: WorkerState) -> dict[str, Any]:
+    """A worker's last step: its answer, written back through the reducer channel only."""
+    question = state.get("multi_question", "")
+    index = state.get("multi_index", 0)
+    answer = state.get("answer") or Answer(text="No answer was produced.", degraded=True)
+    qa = QuestionAnswer(
+        id=stable_id(str(index), question),
+        index=index,
+        question=question,
+        answer=answer,
+        errors=state.get("errors", []),
+    )
+    return {"multi_answers": [qa]}

@@ -1,0 +1,52 @@
+"""What the main graph's nodes share: reading the turn's messages, recording failures."""
+
+from __future__ import annotations
+
+from codeweaver_runtime import Embedder, get_embedder
+from codeweaver_schema import ErrorKind, ErrorRecord
+from langchain_core.messages import AnyMessage, BaseMessage, HumanMessage
+
+from codeweaver.context import Context
+
+
+def message_text(message: BaseMessage) -> str:
+    """The text of a message whose content may be a string or a list of content blocks."""
+    content = message.content
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    for block in content:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, dict) and block.get("type") == "text":
+            parts.append(str(block.get("text", "")))
+    return "\n".join(parts)
+
+
+def split_turn(messages: list[AnyMessage]) -> tuple[list[AnyMessage], str]:
+    """The history before the last user message, and that message's text."""
+    for i in range(len(messages) - 1, -1, -1):
+        if isinstance(messages[i], HumanMessage):
+            return messages[:i], message_text(messages[i])
+    return list(messages), ""
+
+
+def model_error(node: str, exc: Exception) -> ErrorRecord:
+    """An error record for a model call the node survived by falling back to the offline engine."""
+    return ErrorRecord(node=node, kind="model", message=f"{exc}; answered with the offline engine")
+
+
+def error(node: str, kind: ErrorKind, message: str) -> ErrorRecord:
+    """An error record of another kind."""
+    return ErrorRecord(node=node, kind=kind, message=message)
+
+
+class Collaborators:
+    """Injected collaborators of the main graph's nodes, resolved from the context otherwise."""
+
+    def __init__(self, *, embedder: Embedder | None = None) -> None:
+        self._embedder = embedder
+
+    def embedder(self, context: Context) -> Embedder:
+        """The injected embedder, or the process-wide one the context names."""
+        return self._embedder or get_embedder(context.embedding_model)

@@ -1,0 +1,153 @@
+"""Planning and analysis: how many questions, and what each one is.
+
+With a planner model, one structured call produces the plan and each question's analysis
+together; `analyze` then only checks it. Offline, `plan` scans the text and `analyze` runs the
+offline engine. Either way the deterministic guard forces `too_many` for three or more
+questions, whatever a model says.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from codeweaver_cache import fresh_cache_fields
+from codeweaver_multi_question import fresh_multi_fields
+from codeweaver_runtime import ChatModels, ModelCallError, call_structured, resolve_chat_models
+from codeweaver_runtime.text import clean_text, detect_language, truncate
+from codeweaver_schema import Analysis, ErrorRecord, Plan, fresh_turn
+from codeweaver_search import fresh_search_fields
+from langgraph.runtime import Runtime
+from langgraph.types import Overwrite
+
+from codeweaver.context import Context, context_of
+from codeweaver.engine.analysis import analyze_offline
+from codeweaver.engine.questions import guard_too_many, scan_questions
+from codeweaver.workflows.orchestration.nodes.common import (
+    Collaborators,
+    model_error,
+    split_turn,
+)
+from codeweaver.workflows.orchestration.prompts import PlanAndAnalysis, planner_messages
+from codeweaver.workflows.orchestration.state import MainState, fresh_main_fields
+
+TRUNCATION_NOTICE = "Your message was {n:,} characters long; only the first {limit:,} were read."
+
+
+def bounded_question(raw: str, limit: int) -> tuple[str, list[str]]:
+    """The question cleaned of control characters and cut to `limit`, with notices."""
+    cleaned = clean_text(raw).strip()
+    if len(cleaned) <= limit:
+        return cleaned, []
+    return truncate(cleaned, limit), [TRUNCATION_NOTICE.format(n=len(cleaned), limit=limit)]
+
+
+def offline_plan(question: str) -> Plan:
+    """Plan from the deterministic scan alone."""
+    if not question:
+        return Plan(kind="single_topic", questions=[], reason="the message is empty")
+    scan = scan_questions(question)
+    if guard_too_many(scan):
+        return Plan(
+            kind="too_many",
+            questions=scan.candidates,
+            reason=f"{scan.question_marks} question marks, {len(scan.candidates)} question "
+            "candidates: three or more",
+            guard_applied=True,
+        )
+    if len(scan.candidates) == 2:
+        return Plan(
+            kind="multiple_questions",
+            questions=scan.candidates,
+            reason="two independent questions",
+        )
+    return Plan(kind="single_topic", questions=[question], reason="one question")
+
+
+def _model_plan(result: PlanAndAnalysis, question: str) -> Plan:
+    scan = scan_questions(question)
+    if guard_too_many(scan):
+        return Plan(
+            kind="too_many",
+            questions=scan.candidates or [q.question for q in result.questions],
+            reason=f"guard: {scan.question_marks} question marks, {len(scan.candidates)} "
+            f"candidates (model said {result.kind})",
+            guard_applied=True,
+        )
+    planned = result.questions[:2]
+    kind = result.kind
+    if kind == "multiple_questions" and len(planned) < 2:
+        kind = "single_topic"
+    if kind == "too_many":
+        return Plan(kind="too_many", questions=[q.question for q in result.questions],
+                    reason=result.reason)
+    if kind == "single_topic":
+        planned = planned[:1]
+    analyses = [
+        Analysis(
+            question_type=q.question_type,
+            should_cache=q.should_cache and q.question_type != "clarification",
+            standalone_question=q.standalone_question or q.question,
+            intent=q.intent,
+            language=q.language or detect_language(q.question),
+            reason="planned by the model",
+        )
+        for q in planned
+    ]
+    questions = [question] if kind == "single_topic" else [q.question for q in planned]
+    return Plan(kind=kind, questions=questions, reason=result.reason, analyses=analyses)
+
+
+def make_plan_node(models: ChatModels | None) -> Any:
+    """The `plan` node: starts the turn afresh and decides how many questions it holds."""
+
+    async def plan(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
+        ctx = context_of(runtime)
+        history, raw = split_turn(state.get("messages", []))
+        question, notices = bounded_question(raw, ctx.max_question_chars)
+        errors: list[ErrorRecord] = []
+        planned = offline_plan(question)
+        model = resolve_chat_models(models, ctx).for_role("planner") if question else None
+        if model is not None and planned.kind != "too_many":
+            try:
+                result = await call_structured(
+                    model,
+                    PlanAndAnalysis,
+                    planner_messages(history[-12:], question),
+                    timeout_s=ctx.model_timeout_s,
+                )
+                planned = _model_plan(result, question)
+            except ModelCallError as exc:
+                errors.append(model_error("plan", exc))
+        update = {
+            **fresh_turn(question, notices),
+            **fresh_search_fields(),
+            **fresh_cache_fields(),
+            **fresh_multi_fields(),
+            **fresh_main_fields(),
+            "plan": planned,
+        }
+        if errors:
+            update["errors"] = Overwrite(errors)
+        return update
+
+    return plan
+
+
+def make_analyze_node(collaborators: Collaborators) -> Any:
+    """The `analyze` node: the question's type in the thread, intent, language, cache key."""
+
+    async def analyze(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
+        ctx = context_of(runtime)
+        plan = state.get("plan")
+        question = state.get("question", "")
+        analysis = state.get("analysis")
+        if analysis is None and plan is not None and plan.kind == "single_topic" and plan.analyses:
+            analysis = plan.analyses[0]
+        if analysis is None:
+            history, _ = split_turn(state.get("messages", []))
+            analysis = await analyze_offline(question, history, collaborators.embedder(ctx))
+        if ctx.answer_language:
+            analysis = analysis.model_copy(update={"language": ctx.answer_language})
+        return {"analysis": analysis}
+
+    return analyze

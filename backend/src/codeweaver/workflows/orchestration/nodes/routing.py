@@ -1,0 +1,69 @@
+"""Routing: a node that records where the run goes and why, and the turns that end early."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from codeweaver_runtime.text import detect_language, truncate
+from codeweaver_schema import Answer, RoutingDecision, answer_message
+
+from codeweaver.workflows.orchestration.state import MainState
+
+TOO_MANY = {
+    "en": (
+        "You asked {n} questions at once. I answer at most two at a time, so that each gets "
+        "a properly researched and cited answer. Please send them again in groups of one or "
+        "two:\n\n{listing}"
+    ),
+    "ko": (
+        "한 번에 {n}개의 질문을 하셨습니다. 각 질문에 근거와 출처를 갖춘 답을 드리기 위해 한 "
+        "번에 최대 두 개까지만 답변합니다. 한두 개씩 나누어 다시 보내 주세요:\n\n{listing}"
+    ),
+}
+EMPTY = {
+    "en": "Your message has no question in it. Ask me a programming question, for example: "
+    "\"How do I reverse a list in Python?\"",
+    "ko": "메시지에 질문이 없습니다. 예를 들어 \"파이썬에서 리스트를 뒤집는 방법은?\"처럼 "
+    "프로그래밍 질문을 해 주세요.",
+}
+
+
+def decide(state: MainState) -> RoutingDecision:
+    """The routing decision the plan implies."""
+    plan = state.get("plan")
+    if plan is None or not plan.questions:
+        return RoutingDecision(route="empty", reason="no question in the message")
+    if plan.kind == "too_many":
+        return RoutingDecision(
+            route="too_many", reason=f"{len(plan.questions)} questions; at most two: {plan.reason}"
+        )
+    if plan.kind == "multiple_questions":
+        return RoutingDecision(
+            route="multi", reason=f"two independent questions, answered in parallel: {plan.reason}"
+        )
+    return RoutingDecision(route="single", reason=f"one question: {plan.reason}")
+
+
+async def route(state: MainState) -> dict[str, Any]:
+    """The `route` node: writes the `RoutingDecision` that the conditional edge reads."""
+    return {"routing": decide(state)}
+
+
+async def too_many(state: MainState) -> dict[str, Any]:
+    """Decline three or more questions, listing them so the user can resend them."""
+    plan = state.get("plan")
+    questions = plan.questions if plan else []
+    language = detect_language(state.get("question", ""))
+    template = TOO_MANY.get(language, TOO_MANY["en"])
+    listing = "\n".join(f"{i}. {truncate(q, 200)}" for i, q in enumerate(questions, start=1))
+    answer = Answer(
+        text=template.format(n=len(questions), listing=listing), language=language
+    )
+    return {"answer": answer, "messages": [answer_message(answer)]}
+
+
+async def empty_input(state: MainState) -> dict[str, Any]:
+    """Answer a message with no question in it with a clear request for one."""
+    language = detect_language(state.get("question", ""))
+    answer = Answer(text=EMPTY.get(language, EMPTY["en"]), language=language)
+    return {"answer": answer, "messages": [answer_message(answer)]}

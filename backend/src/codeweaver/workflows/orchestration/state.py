@@ -1,0 +1,54 @@
+"""State of the main graph: the shared state composed with every subgraph's prefixed fields."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from codeweaver_cache import CacheState
+from codeweaver_multi_question import MultiOutput, MultiState, WorkerInput
+from codeweaver_schema import (
+    Analysis,
+    Answer,
+    CacheDecision,
+    ErrorRecord,
+    FlowStep,
+    Plan,
+    RoutingDecision,
+)
+from codeweaver_schema import merge_by_id
+from codeweaver_search import SearchState
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from typing_extensions import TypedDict
+
+
+class MainState(SearchState, CacheState, MultiState, total=False):
+    """Everything a turn of the main graph reads and writes."""
+
+    answer_attempts: int
+    """How many answers this turn has drafted; bounds regeneration."""
+
+
+class MainOutput(TypedDict, total=False):
+    """What a run returns: the answer message, its citations, the route and the errors."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    answer: Answer | None
+    plan: Plan | None
+    routing: RoutingDecision | None
+    analysis: Analysis | None
+    cache_decision: CacheDecision | None
+    errors: Annotated[list[ErrorRecord], merge_by_id]
+    flow: Annotated[list[FlowStep], merge_by_id]
+
+
+class WorkerState(MainState, WorkerInput, total=False):
+    """A multi-question worker: the single-question pipeline's state for one question."""
+
+
+def fresh_main_fields() -> dict[str, Any]:
+    """The per-turn reset of the fields the main graph owns."""
+    return {"answer_attempts": 0}
+
+
+__all__ = ["MainOutput", "MainState", "MultiOutput", "WorkerInput", "WorkerState"]

@@ -1,0 +1,87 @@
+"""Every route of the main graph, offline, compiled afresh per test."""
+
+from __future__ import annotations
+
+import re
+
+from codeweaver_runtime import StaticChatModels
+
+from .conftest import MakeHarness
+
+QUESTION = "How do I reverse a list in Python?"
+
+
+def search_ran(nodes: list[str]) -> bool:
+    return any(n == "search" or n.startswith("search/") or "/search" in n for n in nodes)
+
+
+async def test_single_question_is_answered_with_citations_from_evidence(make_harness: MakeHarness) -> None:
+    h = make_harness(models=StaticChatModels(None))
+    values, nodes, calls = await h.ask(QUESTION)
+    answer = values["answer"]
+    assert values["routing"].route == "single"
+    assert answer.citations and answer.grounded and answer.offline
+    evidence_ids = {e.id for e in values["evidence"]}
+    assert {c.evidence_id for c in answer.citations} <= evidence_ids
+    cited = {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)}
+    assert cited == {c.n for c in answer.citations}
+    assert values["messages"][-1].content.startswith(answer.text[:40])
+    assert search_ran(nodes) and "grade" in nodes and "cache_store" in nodes
+    assert calls == 0
+    assert [s.node for s in values["flow"]][:2] == ["plan", "route"]
+
+
+async def test_follow_up_is_answered_from_history_without_search(make_harness: MakeHarness) -> None:
+    h = make_harness()
+    await h.ask(QUESTION)
+    searched = len(h.source.queries)
+    values, nodes, _ = await h.ask("Can you show an example of that?")
+    assert values["analysis"].question_type == "clarification"
+    assert "answer_with_history" in nodes and not search_ran(nodes)
+    assert len(h.source.queries) == searched
+    assert values["answer"].citations, values["answer"].text
+    assert len(values["messages"]) == 4
+
+
+async def test_two_questions_get_two_sections(make_harness: MakeHarness) -> None:
+    h = make_harness()
+    values, nodes, _ = await h.ask(
+        "How do I reverse a list in Python? How do I sort a dictionary by value?"
+    )
+    assert values["routing"].route == "multi"
+    text = values["answer"].text
+    assert "## 1. How do I reverse a list in Python?" in text
+    assert "## 2. How do I sort a dictionary by value?" in text
+    numbers = [c.n for c in values["answer"].citations]
+    assert numbers == list(range(1, len(numbers) + 1))
+    assert "combine" in nodes and any(n.startswith("multi_question/") for n in nodes)
+
+
+async def test_three_questions_are_declined_without_search(make_harness: MakeHarness) -> None:
+    h = make_harness()
+    values, nodes, _ = await h.ask("What is a list? What is a tuple? What is a set?")
+    assert values["routing"].route == "too_many"
+    assert "at most two" in values["answer"].text
+    assert "3. What is a set?" in values["answer"].text
+    assert not search_ran(nodes) and h.source.queries == []
+
+
+async def test_repeat_question_in_a_new_thread_is_a_cache_hit_with_no_model_calls(make_harness: MakeHarness) -> None:
+    h = make_harness()
+    first, _, _ = await h.ask(QUESTION, thread="a")
+    assert first["cache_stored"], first.get("cache_store_reason")
+    values, nodes, calls = await h.ask(QUESTION, thread="b")
+    assert values["cache_decision"].hit
+    assert values["answer"].from_cache
+    assert not search_ran(nodes)
+    assert calls == 0
+    assert values["answer"].text == first["answer"].text
+
+
+async def test_turn_fields_do_not_leak_into_the_next_turn(make_harness: MakeHarness) -> None:
+    h = make_harness()
+    await h.ask(QUESTION)
+    values, _, _ = await h.ask("What is a list? What is a tuple? What is a set?")
+    assert values["evidence"] == []
+    assert values["analysis"] is None
+    assert values["cache_decision"] is None

@@ -1,0 +1,96 @@
+"""The main graph with scripted chat models: call counts, regeneration, failures."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from codeweaver.workflows.orchestration.prompts import GradeVerdict, PlanAndAnalysis, PlannedQuestion
+from codeweaver_runtime import StaticChatModels
+from codeweaver_runtime.testing import ScriptedChatModel
+from langchain_core.messages import BaseMessage
+
+from .conftest import MakeHarness
+
+QUESTION = "How do I reverse a list in Python?"
+PLAN = PlanAndAnalysis(
+    kind="single_topic",
+    questions=[
+        PlannedQuestion(
+            question=QUESTION,
+            question_type="independent",
+            standalone_question=QUESTION,
+            should_cache=True,
+            intent="learning",
+            language="en",
+        )
+    ],
+    reason="one question",
+)
+
+
+def assessment(messages: list[BaseMessage]) -> dict[str, Any]:
+    labels = sorted(set(re.findall(r"\bE\d+\b", str(messages[-1].content))))
+    return {
+        "items": [{"item": label, "relevance": 0.8, "summary": "relevant"} for label in labels],
+        "sufficiency_score": 0.9,
+        "sufficient": True,
+        "reason": "covers it",
+    }
+
+
+def scripted(answer_text: str, grounded: bool = True) -> ScriptedChatModel:
+    def respond(messages: list[BaseMessage], schema: str | None) -> Any:
+        if schema == "PlanAndAnalysis":
+            return PLAN
+        if schema == "Assessment":
+            return assessment(messages)
+        if schema == "GradeVerdict":
+            return GradeVerdict(grounded=grounded, reason="checked")
+        if schema is None:
+            return answer_text
+        raise LookupError(schema)
+
+    return ScriptedChatModel(responder=respond)
+
+
+async def test_model_answer_costs_plan_answer_grade(make_harness: MakeHarness) -> None:
+    model = scripted("Call `lst.reverse()`: it reverses the list in place [1].")
+    h = make_harness(models=StaticChatModels(model), search_max_iterations=1)
+    values, _, calls = await h.ask(QUESTION)
+    assert not values["answer"].offline
+    assert values["answer"].grounded, values["grade"]
+    schemas = [c.schema for c in model.calls]
+    assert schemas.count("PlanAndAnalysis") == 1
+    assert schemas.count(None) == 1
+    assert schemas.count("GradeVerdict") == 1
+    assert calls == len(model.calls) <= 4
+
+
+async def test_ungrounded_answer_is_regenerated_then_delivered_with_a_warning(make_harness: MakeHarness) -> None:
+    model = scripted("Lists are stored as red-black trees with logarithmic indexing [1].")
+    h = make_harness(models=StaticChatModels(model), answer_max_regenerations=1)
+    values, nodes, _ = await h.ask(QUESTION)
+    assert nodes.count("answer") == 2
+    answer = values["answer"]
+    assert not answer.grounded
+    assert answer.warning and "could not be fully checked" in answer.warning
+    assert not values["cache_stored"]
+
+
+async def test_failing_model_falls_back_to_the_offline_engine(make_harness: MakeHarness) -> None:
+    def broken(messages: list[BaseMessage], schema: str | None) -> Any:
+        raise ConnectionError("provider is down")
+
+    h = make_harness(models=StaticChatModels(ScriptedChatModel(responder=broken)))
+    values, _, _ = await h.ask(QUESTION)
+    assert values["answer"].offline and values["answer"].citations
+    assert any(e.kind == "model" for e in values["errors"])
+    assert values["answer"].degraded
+
+
+async def test_guard_overrides_a_model_that_misses_the_third_question(make_harness: MakeHarness) -> None:
+    model = scripted("unused")
+    h = make_harness(models=StaticChatModels(model))
+    values, _, _ = await h.ask("What is a list? What is a tuple? What is a set?")
+    assert values["plan"].guard_applied and values["routing"].route == "too_many"

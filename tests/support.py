@@ -1,0 +1,98 @@
+"""Helpers of the cross-package and end-to-end tests: a LangGraph Server on a free port."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    """A port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    """A running `langgraph dev`."""
+
+    url: str
+    log: Path
+    home: Path
+
+
+def _read_url(log: Path, requested: int) -> str | None:
+    text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+    # The server may move off a taken port silently: trust what it printed, not what we asked.
+    found = re.findall(r"API: (http://127\.0\.0\.1:\d+)", text)
+    if found:
+        return found[-1]
+    if f":{requested}" in text and "Application startup complete" in text:
+        return f"http://127.0.0.1:{requested}"
+    return None
+
+
+def start_server(tmp: Path, *, jobs: int = 4, extra_env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], Server]:
+    """Start `langgraph dev` on a free port, logs and data outside the project folder."""
+    home = tmp / "home"
+    log = tmp / "server.log"
+    port = free_port()
+    env = {
+        **os.environ,
+        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+        "LANGGRAPH_NO_VERSION_CHECK": "true",
+        "CODEWEAVER_HOME": str(home),
+        "CODEWEAVER_CHAT_MODEL": "offline",
+        "HF_HUB_OFFLINE": "1",
+        **(extra_env or {}),
+    }
+    for key in ("OPENAI_API_KEY", "GOOGLE_API_KEY", "GITHUB_TOKEN", "TAVILY_API_KEY", "STACKEXCHANGE_KEY"):
+        env.pop(key, None)
+    langgraph = shutil.which("langgraph", path=str(REPO / ".venv" / "bin")) or "langgraph"
+    handle = log.open("wb")
+    proc = subprocess.Popen(
+        [
+            langgraph, "dev", "--host", "127.0.0.1", "--port", str(port), "--no-browser",
+            "--no-reload", "--n-jobs-per-worker", str(jobs), "--config", str(REPO / "langgraph.json"),
+        ],
+        cwd=tmp,
+        env=env,
+        stdout=handle,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"langgraph dev exited early:\n{log.read_text(errors='replace')[-4000:]}")
+        url = _read_url(log, port)
+        if url:
+            try:
+                if httpx.get(f"{url}/ok", timeout=2).status_code == 200:
+                    return proc, Server(url=url, log=log, home=home)
+            except httpx.HTTPError:
+                pass
+        time.sleep(0.5)
+    proc.kill()
+    raise RuntimeError(f"langgraph dev did not start:\n{log.read_text(errors='replace')[-4000:]}")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the server and everything it started."""
+    try:
+        os.killpg(proc.pid, 15)
+        proc.wait(timeout=20)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        os.killpg(proc.pid, 9)
