@@ -1,0 +1,42 @@
+"""CodeWeaver's semantic answer cache: lookup and store subgraphs that never serve a wrong hit."""
+
+from codeweaver_cache.context import CacheContext
+from codeweaver_cache.evaluation import CacheEvalReport, evaluate_cache
+from codeweaver_cache.graph import (
+    build_cache_lookup_graph,
+    build_cache_store_graph,
+    lookup_graph,
+    store_graph,
+)
+from codeweaver_cache.guards import Comparison, compare
+from codeweaver_cache.state import CacheState, fresh_cache_fields
+from codeweaver_cache.store import (
+    Admission,
+    CacheScope,
+    CacheStats,
+    CacheUnavailableError,
+    HitRule,
+    SemanticCache,
+)
+from codeweaver_cache.verifier import CacheVerdict
+
+__all__ = [
+    "Admission",
+    "CacheContext",
+    "CacheEvalReport",
+    "CacheScope",
+    "CacheState",
+    "CacheStats",
+    "CacheUnavailableError",
+    "CacheVerdict",
+    "Comparison",
+    "HitRule",
+    "SemanticCache",
+    "build_cache_lookup_graph",
+    "build_cache_store_graph",
+    "compare",
+    "evaluate_cache",
+    "fresh_cache_fields",
+    "lookup_graph",
+    "store_graph",
+]

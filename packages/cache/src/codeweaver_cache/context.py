@@ -1,0 +1,98 @@
+"""Run settings of the cache subgraphs; the backend's context inherits them.
+
+Every field is prefixed `cache_` because the backend's context inherits this class together
+with the other packages' contexts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from codeweaver_cache.store import DEFAULT_COLLECTION, DEFAULT_CORPUS_VERSION, HitRule
+from codeweaver_runtime import RuntimeContext
+
+_RULE = HitRule()
+
+
+@dataclass(kw_only=True)
+class CacheContext(RuntimeContext):
+    """How the semantic answer cache looks up, verifies and stores answers."""
+
+    cache_enabled: bool = field(
+        default=True,
+        metadata={"description": "Look answers up in the semantic cache and store new ones."},
+    )
+    cache_ttl_s: float = field(
+        default=7 * 24 * 3600.0,
+        metadata={
+            "description": "Lifetime of a cached answer in seconds, fixed when it is stored "
+            "(hits do not extend it)."
+        },
+    )
+    cache_top_k: int = field(
+        default=_RULE.top_k,
+        metadata={"description": "Candidates fetched by embedding similarity per lookup."},
+    )
+    cache_min_similarity: float = field(
+        default=_RULE.min_similarity,
+        metadata={
+            "description": "Minimum cosine similarity of the key questions (calibrated by "
+            "scripts/calibrate_cache.py)."
+        },
+    )
+    cache_min_query_coverage: float = field(
+        default=_RULE.min_query_coverage,
+        metadata={
+            "description": "Minimum share of the query's content words the cached question "
+            "must contain (calibrated)."
+        },
+    )
+    cache_min_cached_coverage: float = field(
+        default=_RULE.min_cached_coverage,
+        metadata={
+            "description": "Minimum share of the cached question's content words the query "
+            "must contain (calibrated)."
+        },
+    )
+    cache_min_margin: float = field(
+        default=_RULE.min_margin,
+        metadata={
+            "description": "How far the best candidate's similarity must lead the next "
+            "candidate with a different answer (calibrated)."
+        },
+    )
+    cache_verifier_model: str = field(
+        default="",
+        metadata={
+            "description": "Model that confirms a candidate hit: '' for none (a hit then costs "
+            "no model call), 'judge' for the judge role's model, or provider:model."
+        },
+    )
+    cache_timeout_s: float = field(
+        default=2.0,
+        metadata={
+            "description": "Bound on one cache search or store (embedding and Qdrant); a "
+            "slower cache counts as a miss."
+        },
+    )
+    cache_corpus_version: str = field(
+        default=DEFAULT_CORPUS_VERSION,
+        metadata={
+            "description": "Version of the corpus answers were drawn from; entries of other "
+            "versions are invisible."
+        },
+    )
+    cache_collection: str = field(
+        default=DEFAULT_COLLECTION,
+        metadata={"description": "Qdrant collection of cached answers."},
+    )
+
+    def cache_rule(self) -> HitRule:
+        """The hit thresholds this context sets."""
+        return HitRule(
+            min_similarity=self.cache_min_similarity,
+            min_query_coverage=self.cache_min_query_coverage,
+            min_cached_coverage=self.cache_min_cached_coverage,
+            min_margin=self.cache_min_margin,
+            top_k=self.cache_top_k,
+        )

@@ -1,0 +1,1 @@
+"""Node functions of the cache subgraphs (internal: use `codeweaver_cache.graph`)."""

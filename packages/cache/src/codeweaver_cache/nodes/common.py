@@ -1,0 +1,39 @@
+"""What the cache nodes share: finding the cache, recording failures, delivering a hit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from codeweaver_cache.context import CacheContext
+from codeweaver_cache.store import SemanticCache
+from codeweaver_schema import Answer, CacheDecision, ErrorKind, ErrorRecord, answer_message
+
+CacheFactory = Callable[[CacheContext], SemanticCache]
+
+
+def cache_factory(cache: SemanticCache | None) -> CacheFactory:
+    """An injected cache wins; otherwise the process-wide cache the run context names."""
+    if cache is not None:
+        return lambda _context: cache
+    return SemanticCache.from_context
+
+
+def error(node: str, kind: ErrorKind, exc: BaseException) -> ErrorRecord:
+    """An error record for a failure the run survives."""
+    return ErrorRecord(node=node, kind=kind, message=str(exc) or type(exc).__name__)
+
+
+def miss(reason: str, **details: Any) -> dict[str, Any]:
+    """The update of a lookup that missed."""
+    return {"cache_decision": CacheDecision(hit=False, reason=reason, **details)}
+
+
+def hit(answer: Answer, decision: CacheDecision) -> dict[str, Any]:
+    """The update of a lookup that hit: the cached answer, delivered as this turn's message."""
+    served = answer.model_copy(update={"from_cache": True})
+    return {
+        "answer": served,
+        "messages": [answer_message(served)],
+        "cache_decision": decision,
+    }

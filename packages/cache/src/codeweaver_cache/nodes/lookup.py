@@ -1,0 +1,101 @@
+"""The lookup steps: embedding candidates and detail guards, then the optional verifier."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from codeweaver_cache.context import CacheContext
+from codeweaver_cache.nodes.common import CacheFactory, error, hit, miss
+from codeweaver_cache.state import LookupState, key_question
+from codeweaver_cache.store import CacheUnavailableError
+from codeweaver_cache.verifier import PendingHit, resolve_verifier, verify
+from codeweaver_runtime import ChatModels, ModelCallError, traced
+from codeweaver_schema import CacheDecision, ErrorKind
+
+LOOKUP = "cache_lookup"
+VERIFY = "cache_verify"
+
+
+def make_lookup(get_cache: CacheFactory, models: ChatModels | None) -> Any:
+    """The node that searches the cache and applies the guards."""
+
+    @traced(LOOKUP)
+    async def cache_lookup(state: LookupState, runtime: Runtime[CacheContext]) -> dict[str, Any]:
+        context = runtime.context
+        update: dict[str, Any] = {"cache_pending": None}
+        if not context.cache_enabled:
+            return update | miss("disabled: the cache is turned off for this run")
+        analysis = state.get("analysis")
+        if analysis is not None and not analysis.should_cache:
+            reason = (
+                "clarification" if analysis.question_type == "clarification" else "not_cacheable"
+            )
+            return update | miss(f"{reason}: analysis marked this question as not cacheable")
+        question = key_question(state)
+        if not question:
+            return update | miss("no_question: nothing to look up")
+        cache = get_cache(context)
+        scope = cache.scope(context.tenant, context.cache_corpus_version)
+        try:
+            result = await cache.lookup(question, scope, context.cache_rule())
+        except CacheUnavailableError as exc:
+            cache.record_miss("unavailable")
+            kind: ErrorKind = "timeout" if "timed out" in str(exc) else "store"
+            return update | miss(f"unavailable: {exc}") | {"errors": [error(LOOKUP, kind, exc)]}
+        decision, candidate = result.decision, result.candidate
+        if not decision.hit or candidate is None:
+            return update | {"cache_decision": decision}
+        if resolve_verifier(context, models) is not None:
+            pending = PendingHit(
+                query=question,
+                entry_id=candidate.entry_id,
+                matched_question=candidate.question,
+                similarity=round(candidate.similarity, 4),
+                answer=candidate.answer,
+                reason=decision.reason,
+            )
+            return {"cache_pending": pending}
+        cache.record_hit()
+        return update | hit(candidate.answer, decision)
+
+    return cache_lookup
+
+
+def make_verify(get_cache: CacheFactory, models: ChatModels | None) -> Any:
+    """The node that asks the verifier model about the candidate the guards let through."""
+
+    @traced(VERIFY)
+    async def cache_verify(state: LookupState, runtime: Runtime[CacheContext]) -> dict[str, Any]:
+        context = runtime.context
+        pending = state.get("cache_pending")
+        update: dict[str, Any] = {"cache_pending": None}
+        cache = get_cache(context)
+        model = resolve_verifier(context, models)
+        if pending is None or model is None:
+            return update | miss("no_candidate: nothing to verify")
+        details = {
+            "entry_id": pending.entry_id,
+            "similarity": pending.similarity,
+            "matched_question": pending.matched_question,
+        }
+        try:
+            verdict = await verify(model, pending, timeout_s=context.model_timeout_s)
+        except ModelCallError as exc:
+            cache.record_miss("verifier_failed")
+            return (
+                update
+                | miss(f"verifier_failed: {exc}", **details)
+                | {"errors": [error(VERIFY, "model", exc)]}
+            )
+        if not verdict.same_question:
+            cache.record_miss("verifier_rejected")
+            return update | miss(f"verifier_rejected: {verdict.reason}", **details)
+        cache.record_hit()
+        decision = CacheDecision(
+            hit=True, reason=f"{pending.reason}; verified: {verdict.reason}", **details
+        )
+        return update | hit(pending.answer, decision)
+
+    return cache_verify

@@ -1,0 +1,48 @@
+"""The store step: admit a grounded answer of a cacheable question."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from codeweaver_cache.context import CacheContext
+from codeweaver_cache.nodes.common import CacheFactory, error
+from codeweaver_cache.state import CacheState, key_question
+from codeweaver_cache.store import CacheUnavailableError, admission_refusal
+from codeweaver_runtime import traced
+from codeweaver_schema import ErrorKind
+
+STORE = "cache_store"
+
+
+def make_store(get_cache: CacheFactory) -> Any:
+    """The node that stores this turn's answer when the admission policy allows it."""
+
+    @traced(STORE)
+    async def cache_store(state: CacheState, runtime: Runtime[CacheContext]) -> dict[str, Any]:
+        context = runtime.context
+        if not context.cache_enabled:
+            return {"cache_stored": False, "cache_store_reason": "disabled"}
+        answer, analysis = state.get("answer"), state.get("analysis")
+        question = key_question(state)
+        cache = get_cache(context)
+        if answer is None or not question:
+            refusal = admission_refusal(answer, analysis) or "no_question"
+            cache.stats.rejections[refusal] += 1
+            return {"cache_stored": False, "cache_store_reason": refusal}
+        scope = cache.scope(context.tenant, context.cache_corpus_version)
+        try:
+            admission = await cache.admit(
+                question, answer, scope, ttl_s=context.cache_ttl_s, analysis=analysis
+            )
+        except CacheUnavailableError as exc:
+            kind: ErrorKind = "timeout" if "timed out" in str(exc) else "store"
+            return {
+                "cache_stored": False,
+                "cache_store_reason": f"unavailable: {exc}",
+                "errors": [error(STORE, kind, exc)],
+            }
+        return {"cache_stored": admission.stored, "cache_store_reason": admission.reason}
+
+    return cache_store

@@ -1,0 +1,711 @@
+"""The semantic answer cache over Qdrant: entries, scope, freshness, invalidation and feedback.
+
+One Qdrant collection holds two kinds of points, told apart by the `kind` payload:
+
+- `entry`: a cached answer. Its id is derived from the scope and the normalised key question,
+  so concurrent stores of one question in one scope write one point.
+- `block`: a (question, answer) pair a user reported as wrong; it is never admitted again.
+
+Every search filters on scope (tenant, embedding model, corpus version), on `kind` and on
+`expires_at`, so an entry from another tenant, another embedding space or an older corpus is
+invisible rather than merely ranked low.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+import uuid
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+import numpy as np
+from qdrant_client import AsyncQdrantClient, models
+
+from codeweaver_cache.guards import Comparison, compare
+from codeweaver_runtime import Embedder, get_embedder, get_qdrant
+from codeweaver_schema import Analysis, Answer, CacheDecision, stable_id
+
+if TYPE_CHECKING:
+    from codeweaver_cache.context import CacheContext
+
+T = TypeVar("T")
+Clock = Callable[[], float]
+
+DEFAULT_COLLECTION = "codeweaver_cache"
+DEFAULT_CORPUS_VERSION = "1"
+
+_ENTRY: Literal["entry"] = "entry"
+_BLOCK: Literal["block"] = "block"
+
+
+class CacheUnavailableError(RuntimeError):
+    """Qdrant or the embedder failed or was too slow; the caller treats it as a miss."""
+
+
+def normalise_question(question: str) -> str:
+    """The form of a key question that decides identity: case, spacing, end punctuation."""
+    flat = " ".join(question.lower().split())
+    return re.sub(r"[\s?!.。？！]+$", "", flat)
+
+
+def answer_fingerprint(answer: Answer) -> str:
+    """Identifies an answer's content, whatever its delivery flags."""
+    return stable_id(answer.text, *(c.evidence_id for c in answer.citations))
+
+
+@dataclass(frozen=True)
+class CacheScope:
+    """Whose entries, computed in which embedding space, from which corpus."""
+
+    tenant: str
+    embedding_model: str
+    corpus_version: str = DEFAULT_CORPUS_VERSION
+
+    def conditions(self) -> list[models.Condition]:
+        """Qdrant conditions that keep a search inside this scope."""
+        return [
+            models.FieldCondition(key="tenant", match=models.MatchValue(value=self.tenant)),
+            models.FieldCondition(
+                key="embedding_model", match=models.MatchValue(value=self.embedding_model)
+            ),
+            models.FieldCondition(
+                key="corpus_version", match=models.MatchValue(value=self.corpus_version)
+            ),
+        ]
+
+    def point_id(self, *parts: str) -> str:
+        """A deterministic Qdrant point id for a record in this scope."""
+        digest = stable_id(self.tenant, self.embedding_model, self.corpus_version, *parts)
+        return str(uuid.UUID(hex=digest.ljust(32, "0")))
+
+
+@dataclass(frozen=True)
+class HitRule:
+    """The calibrated thresholds a candidate must pass before a verifier sees it.
+
+    Defaults come from `scripts/calibrate_cache.py` on the CoNaLa pairs with all-MiniLM-L6-v2.
+    """
+
+    min_similarity: float = 0.5
+    """Cosine similarity of the key questions."""
+    min_query_coverage: float = 0.7
+    """Share of the query's content words that the cached question also has."""
+    min_cached_coverage: float = 0.8
+    """Share of the cached question's content words that the query also has."""
+    min_margin: float = 0.05
+    """How far the best candidate must lead the next one with a different answer."""
+    top_k: int = 5
+    """Candidates fetched by embedding."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A cached entry returned by a similarity search."""
+
+    entry_id: str
+    question: str
+    similarity: float
+    answer: Answer
+    fingerprint: str
+    created_at: float
+    expires_at: float
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LookupResult:
+    """What the embedding and guard steps decided; `pending` still needs a verifier."""
+
+    decision: CacheDecision
+    candidate: Candidate | None = None
+    comparison: Comparison | None = None
+    pending: bool = False
+
+
+@dataclass(frozen=True)
+class Admission:
+    """Whether a store wrote an entry, and why (not)."""
+
+    stored: bool
+    reason: str
+    entry_id: str | None = None
+
+
+@dataclass
+class CacheStats:
+    """In-process counters: hits, misses and admission rejections, by reason."""
+
+    hits: int = 0
+    misses: Counter[str] = field(default_factory=Counter)
+    stores: int = 0
+    rejections: Counter[str] = field(default_factory=Counter)
+    errors: Counter[str] = field(default_factory=Counter)
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-friendly snapshot."""
+        return {
+            "hits": self.hits,
+            "misses": dict(self.misses),
+            "stores": self.stores,
+            "rejections": dict(self.rejections),
+            "errors": dict(self.errors),
+        }
+
+
+def admission_refusal(answer: Answer | None, analysis: Analysis | None) -> str | None:
+    """Why an answer must not be cached, or None when it may be.
+
+    Only grounded, non-degraded answers of cacheable, non-clarification questions are stored;
+    an answer that came from the cache is already there.
+    """
+    if answer is None:
+        return "no_answer"
+    if analysis is None:
+        return "no_analysis"
+    if analysis.question_type == "clarification":
+        return "clarification"
+    if not analysis.should_cache:
+        return "not_cacheable"
+    if answer.from_cache:
+        return "from_cache"
+    if not answer.grounded:
+        return "ungrounded"
+    if answer.degraded:
+        return "degraded"
+    return None
+
+
+class _ScopeIndex:
+    """An in-process copy of one scope's entries, for embedded Qdrant.
+
+    Embedded Qdrant evaluates payload filters point by point in Python (about half a second at
+    10,000 entries); it also locks its folder to one process, so a copy kept by that process
+    stays exact as long as every write goes through this cache. Qdrant stays the record.
+    """
+
+    def __init__(self, dimension: int) -> None:
+        self.dimension = dimension
+        self.ids: list[str] = []
+        self.rows: dict[str, int] = {}
+        self.payloads: list[dict[str, Any]] = []
+        self._pending: list[np.ndarray] = []
+        self._pending_expires: list[float] = []
+        self.vectors = np.zeros((0, dimension), dtype=np.float32)
+        self.expires = np.zeros(0, dtype=np.float64)
+
+    def upsert(self, entry_id: str, vector: Sequence[float], payload: dict[str, Any]) -> None:
+        row = np.asarray(vector, dtype=np.float32)
+        row = row / (float(np.linalg.norm(row)) or 1.0)
+        if entry_id in self.rows:
+            self._flush()
+            i = self.rows[entry_id]
+            self.vectors[i] = row
+            self.payloads[i] = payload
+            self.expires[i] = float(payload["expires_at"])
+            return
+        self.rows[entry_id] = len(self.ids)
+        self.ids.append(entry_id)
+        self.payloads.append(payload)
+        self._pending.append(row)
+        self._pending_expires.append(float(payload["expires_at"]))
+
+    def remove(self, entry_id: str) -> None:
+        """Retire a row in place; its slot never scores again."""
+        self._flush()
+        i = self.rows.pop(entry_id, None)
+        if i is not None:
+            self.expires[i] = -np.inf
+
+    def _flush(self) -> None:
+        if self._pending:
+            self.vectors = np.vstack([self.vectors, np.stack(self._pending)])
+            self.expires = np.concatenate([self.expires, self._pending_expires])
+            self._pending, self._pending_expires = [], []
+
+    def search(self, vector: Sequence[float], top_k: int, now: float) -> list[Candidate]:
+        self._flush()
+        if not self.rows:
+            return []
+        query = np.asarray(vector, dtype=np.float32)
+        query /= float(np.linalg.norm(query)) or 1.0
+        scores = self.vectors @ query
+        scores[self.expires <= now] = -np.inf
+        k = min(top_k, len(self.ids))
+        best = np.argpartition(-scores, k - 1)[:k]
+        ordered = best[np.argsort(-scores[best])]
+        return [
+            _candidate_from(self.ids[i], float(scores[i]), self.payloads[i])
+            for i in ordered
+            if np.isfinite(scores[i])
+        ]
+
+
+class SemanticCache:
+    """Answers keyed by their standalone question, found by meaning, guarded by detail."""
+
+    def __init__(
+        self,
+        client: AsyncQdrantClient,
+        embedder: Embedder,
+        *,
+        collection: str = DEFAULT_COLLECTION,
+        timeout_s: float = 2.0,
+        clock: Clock = time.time,
+    ) -> None:
+        self.client = client
+        self.embedder = embedder
+        self.collection = collection
+        self.timeout_s = timeout_s
+        self.clock = clock
+        self.stats = CacheStats()
+        self._ready = False
+        self._ready_lock = asyncio.Lock()
+        self._mirrored = _is_local(client)
+        self._indexes: dict[CacheScope, _ScopeIndex] = {}
+
+    @classmethod
+    def from_context(cls, context: CacheContext) -> SemanticCache:
+        """The process-wide cache for a run context's Qdrant location and embedding model."""
+        key = (context.qdrant_location(), context.embedding_model, context.cache_collection)
+        cache = _CACHES.get(key)
+        if cache is None:
+            cache = cls(
+                get_qdrant(context.qdrant_location()),
+                get_embedder(context.embedding_model),
+                collection=context.cache_collection,
+                timeout_s=context.cache_timeout_s,
+            )
+            _CACHES[key] = cache
+        cache.timeout_s = context.cache_timeout_s
+        return cache
+
+    def scope(self, tenant: str, corpus_version: str = DEFAULT_CORPUS_VERSION) -> CacheScope:
+        """The scope of a tenant's entries in this cache's embedding space."""
+        return CacheScope(tenant, self.embedder.model_id, corpus_version)
+
+    async def _bounded(self, what: str, work: Awaitable[T]) -> T:
+        try:
+            return await asyncio.wait_for(work, timeout=self.timeout_s)
+        except TimeoutError as exc:
+            self.stats.errors["timeout"] += 1
+            raise CacheUnavailableError(f"{what} timed out after {self.timeout_s:g}s") from exc
+        except CacheUnavailableError:
+            raise
+        except Exception as exc:
+            self.stats.errors[type(exc).__name__] += 1
+            raise CacheUnavailableError(f"{what} failed: {type(exc).__name__}: {exc}") from exc
+
+    async def _ensure_collection(self) -> None:
+        async with self._ready_lock:
+            if self._ready:
+                return
+            dimension = await asyncio.to_thread(lambda: self.embedder.dimension)
+            if not await self.client.collection_exists(self.collection):
+                await self.client.create_collection(
+                    self.collection,
+                    vectors_config=models.VectorParams(
+                        size=dimension, distance=models.Distance.COSINE
+                    ),
+                )
+                if not _is_local(self.client):
+                    for name, schema in _INDEXED_FIELDS.items():
+                        await self.client.create_payload_index(self.collection, name, schema)
+            self._ready = True
+
+    async def _embed(self, text: str) -> list[float]:
+        vectors = await self.embedder.embed([text])
+        return [float(x) for x in vectors[0]]
+
+    # Lookup -------------------------------------------------------------------------------
+
+    async def candidates(self, question: str, scope: CacheScope, top_k: int) -> list[Candidate]:
+        """Live entries of a scope nearest to the question, best first.
+
+        Raises:
+            CacheUnavailableError: Qdrant or the embedder failed or exceeded the timeout.
+        """
+
+        async def search() -> list[Candidate]:
+            await self._ensure_collection()
+            vector = await self._embed(question)
+            if self._mirrored:
+                index = await self._index(scope)
+                return index.search(vector, top_k, self.clock())
+            response = await self.client.query_points(
+                self.collection,
+                query=vector,
+                query_filter=models.Filter(must=self._live(scope)),
+                limit=top_k,
+                with_payload=True,
+            )
+            return [_candidate(p) for p in response.points]
+
+        return await self._bounded("cache search", search())
+
+    async def lookup(self, question: str, scope: CacheScope, rule: HitRule) -> LookupResult:
+        """Decide a hit by embedding, then by details, coverage and margin.
+
+        A candidate that passes is returned as a hit, or as `pending` when the caller still
+        runs a verifier; every outcome carries the reason.
+
+        Raises:
+            CacheUnavailableError: Qdrant or the embedder failed or exceeded the timeout.
+        """
+        found = await self.candidates(question, scope, max(rule.top_k, 2))
+        result = decide(question, found, rule)
+        if not result.pending and not result.decision.hit:
+            self.record_miss(result.decision.reason)
+        return result
+
+    async def _index(self, scope: CacheScope) -> _ScopeIndex:
+        index = self._indexes.get(scope)
+        if index is not None:
+            return index
+        index = _ScopeIndex(await asyncio.to_thread(lambda: self.embedder.dimension))
+        selector = models.Filter(
+            must=[
+                *scope.conditions(),
+                models.FieldCondition(key="kind", match=models.MatchValue(value=_ENTRY)),
+            ]
+        )
+        offset: Any = None
+        while True:
+            points, offset = await self.client.scroll(
+                self.collection,
+                scroll_filter=selector,
+                limit=1000,
+                offset=offset,
+                with_payload=True,
+                with_vectors=True,
+            )
+            for point in points:
+                if isinstance(point.vector, list):
+                    index.upsert(str(point.id), point.vector, point.payload or {})  # type: ignore[arg-type]
+            if offset is None:
+                break
+        self._indexes[scope] = index
+        return index
+
+    def _forget_indexes(self) -> None:
+        self._indexes.clear()
+
+    def record_hit(self) -> None:
+        """Count a served hit."""
+        self.stats.hits += 1
+
+    def record_miss(self, reason: str) -> None:
+        """Count a miss under the first word of its reason."""
+        self.stats.misses[reason.split(":", 1)[0]] += 1
+
+    def _live(self, scope: CacheScope) -> list[models.Condition]:
+        return [
+            *scope.conditions(),
+            models.FieldCondition(key="kind", match=models.MatchValue(value=_ENTRY)),
+            models.FieldCondition(key="expires_at", range=models.Range(gt=self.clock())),
+        ]
+
+    # Store --------------------------------------------------------------------------------
+
+    async def admit(
+        self,
+        question: str,
+        answer: Answer,
+        scope: CacheScope,
+        *,
+        ttl_s: float,
+        analysis: Analysis | None,
+    ) -> Admission:
+        """Store an answer if the admission policy and the feedback blocklist allow it.
+
+        Raises:
+            CacheUnavailableError: Qdrant or the embedder failed or exceeded the timeout.
+        """
+        refusal = admission_refusal(answer, analysis)
+        if refusal is None and await self._bounded(
+            "cache blocklist", self.is_blocked(question, answer, scope)
+        ):
+            refusal = "reported_wrong"
+        if refusal is not None:
+            self.stats.rejections[refusal] += 1
+            return Admission(stored=False, reason=refusal)
+        entry_id = await self._bounded(
+            "cache store", self.put(question, answer, scope, ttl_s=ttl_s)
+        )
+        self.stats.stores += 1
+        return Admission(stored=True, reason="stored", entry_id=entry_id)
+
+    async def put(self, question: str, answer: Answer, scope: CacheScope, *, ttl_s: float) -> str:
+        """Write an entry without admission checks; the same question in a scope overwrites.
+
+        Raises:
+            CacheUnavailableError: Qdrant or the embedder failed or exceeded the timeout.
+        """
+        return (await self.put_many([(question, answer)], scope, ttl_s=ttl_s))[0]
+
+    async def put_many(
+        self, entries: Sequence[tuple[str, Answer]], scope: CacheScope, *, ttl_s: float
+    ) -> list[str]:
+        """Write many entries with one batched embedding (evaluation, benchmarks, warm-up).
+
+        Raises:
+            CacheUnavailableError: Qdrant or the embedder failed or exceeded the timeout.
+        """
+        await self._ensure_collection()
+        vectors = await self.embedder.embed([q for q, _ in entries])
+        now = self.clock()
+        points = []
+        ids = []
+        for (question, answer), vector in zip(entries, vectors, strict=True):
+            entry_id = scope.point_id(_ENTRY, normalise_question(question))
+            ids.append(entry_id)
+            stored = answer.model_copy(update={"from_cache": False})
+            points.append(
+                models.PointStruct(
+                    id=entry_id,
+                    vector=[float(x) for x in vector],
+                    payload={
+                        "kind": _ENTRY,
+                        "tenant": scope.tenant,
+                        "embedding_model": scope.embedding_model,
+                        "corpus_version": scope.corpus_version,
+                        "question": question,
+                        "key": normalise_question(question),
+                        "answer": stored.model_dump(mode="json"),
+                        "fingerprint": answer_fingerprint(answer),
+                        "sources": _sources(answer),
+                        "created_at": now,
+                        "expires_at": now + ttl_s,
+                    },
+                )
+            )
+        for start in range(0, len(points), 256):
+            await self.client.upsert(self.collection, points=points[start : start + 256])
+        index = self._indexes.get(scope)
+        if index is not None:
+            for point in points:
+                index.upsert(str(point.id), point.vector, point.payload or {})  # type: ignore[arg-type]
+        return ids
+
+    # Invalidation and feedback ----------------------------------------------------------
+
+    async def invalidate(self, entry_id: str) -> int:
+        """Remove one entry by id; returns how many were removed (0 or 1)."""
+        await self._ensure_collection()
+        found = await self.client.retrieve(self.collection, ids=[entry_id])
+        if not found:
+            return 0
+        await self.client.delete(self.collection, points_selector=[entry_id])
+        for index in self._indexes.values():
+            index.remove(entry_id)
+        return 1
+
+    async def invalidate_source(self, url: str) -> int:
+        """Remove every entry whose answer cites a source URL or file."""
+        return await self._delete_where(
+            [
+                models.FieldCondition(key="kind", match=models.MatchValue(value=_ENTRY)),
+                models.FieldCondition(key="sources", match=models.MatchAny(any=[url])),
+            ]
+        )
+
+    async def invalidate_scope(
+        self,
+        *,
+        tenant: str,
+        embedding_model: str | None = None,
+        corpus_version: str | None = None,
+    ) -> int:
+        """Remove every entry of a tenant, optionally only of one embedding model or corpus."""
+        conditions: list[models.Condition] = [
+            models.FieldCondition(key="kind", match=models.MatchValue(value=_ENTRY)),
+            models.FieldCondition(key="tenant", match=models.MatchValue(value=tenant)),
+        ]
+        for key, value in (
+            ("embedding_model", embedding_model),
+            ("corpus_version", corpus_version),
+        ):
+            if value is not None:
+                conditions.append(
+                    models.FieldCondition(key=key, match=models.MatchValue(value=value))
+                )
+        return await self._delete_where(conditions)
+
+    async def purge_expired(self) -> int:
+        """Remove entries past their expiry (searches already ignore them)."""
+        return await self._delete_where(
+            [
+                models.FieldCondition(key="kind", match=models.MatchValue(value=_ENTRY)),
+                models.FieldCondition(key="expires_at", range=models.Range(lte=self.clock())),
+            ]
+        )
+
+    async def feedback_wrong_answer(
+        self, *, scope: CacheScope, entry_id: str | None = None, question: str | None = None
+    ) -> int:
+        """A user reported a cached answer wrong: evict it and block that (question, answer).
+
+        The entry is found by id or by its key question. Another answer to the same question
+        may be admitted later; this one never again. Returns how many entries were evicted.
+        """
+        if entry_id is None:
+            if question is None:
+                raise ValueError("feedback_wrong_answer needs an entry_id or a question")
+            entry_id = scope.point_id(_ENTRY, normalise_question(question))
+        await self._ensure_collection()
+        found = await self.client.retrieve(
+            self.collection, ids=[entry_id], with_payload=True, with_vectors=True
+        )
+        if not found or not isinstance(found[0].vector, list):
+            return 0
+        payload = found[0].payload or {}
+        key, fingerprint = str(payload["key"]), str(payload["fingerprint"])
+        block = models.PointStruct(
+            id=scope.point_id(_BLOCK, key, fingerprint),
+            vector=found[0].vector,
+            payload={
+                "kind": _BLOCK,
+                "tenant": scope.tenant,
+                "embedding_model": scope.embedding_model,
+                "corpus_version": scope.corpus_version,
+                "key": key,
+                "fingerprint": fingerprint,
+                "blocked_at": self.clock(),
+            },
+        )
+        await self.client.upsert(self.collection, points=[block])
+        await self.client.delete(self.collection, points_selector=[entry_id])
+        for index in self._indexes.values():
+            index.remove(entry_id)
+        return 1
+
+    async def is_blocked(self, question: str, answer: Answer, scope: CacheScope) -> bool:
+        """True when this answer to this question was reported wrong."""
+        await self._ensure_collection()
+        block_id = scope.point_id(_BLOCK, normalise_question(question), answer_fingerprint(answer))
+        return bool(await self.client.retrieve(self.collection, ids=[block_id]))
+
+    async def count(self, scope: CacheScope | None = None) -> int:
+        """Live and expired entries (not blocks), in one scope or in all."""
+        await self._ensure_collection()
+        conditions: list[models.Condition] = [
+            models.FieldCondition(key="kind", match=models.MatchValue(value=_ENTRY))
+        ]
+        if scope is not None:
+            conditions.extend(scope.conditions())
+        result = await self.client.count(
+            self.collection, count_filter=models.Filter(must=conditions), exact=True
+        )
+        return result.count
+
+    async def _delete_where(self, conditions: list[models.Condition]) -> int:
+        await self._ensure_collection()
+        selector = models.Filter(must=conditions)
+        matched = (
+            await self.client.count(self.collection, count_filter=selector, exact=True)
+        ).count
+        if matched:
+            await self.client.delete(
+                self.collection, points_selector=models.FilterSelector(filter=selector)
+            )
+            self._forget_indexes()
+        return matched
+
+
+def decide(question: str, found: Sequence[Candidate], rule: HitRule) -> LookupResult:
+    """The guard steps over search results: threshold, details, coverage, margin.
+
+    Only the best candidate can hit. When it fails a detail check the lookup misses rather
+    than falling back to a less similar entry: a near-twin that differs in a detail says this
+    question is new.
+    """
+    if not found:
+        return LookupResult(CacheDecision(hit=False, reason="empty: no cached question in scope"))
+    best = found[0]
+    similarity = round(best.similarity, 4)
+
+    def miss(reason: str, comparison: Comparison | None = None) -> LookupResult:
+        decision = CacheDecision(
+            hit=False,
+            reason=reason,
+            entry_id=best.entry_id,
+            similarity=similarity,
+            matched_question=best.question,
+        )
+        return LookupResult(decision, best, comparison)
+
+    if best.similarity < rule.min_similarity:
+        return miss(f"below_threshold: similarity {similarity} < {rule.min_similarity}")
+    comparison = compare(question, best.question)
+    if not comparison.agree:
+        return miss(f"details_differ: {'; '.join(comparison.conflicts)}", comparison)
+    if comparison.query_coverage < rule.min_query_coverage:
+        return miss(
+            f"low_coverage: the cached question covers {comparison.query_coverage:.2f} "
+            f"of the query's words (< {rule.min_query_coverage})",
+            comparison,
+        )
+    if comparison.cached_coverage < rule.min_cached_coverage:
+        return miss(
+            f"low_coverage: the query covers {comparison.cached_coverage:.2f} of the cached "
+            f"question's words (< {rule.min_cached_coverage})",
+            comparison,
+        )
+    rival = next((c for c in found[1:] if c.fingerprint != best.fingerprint), None)
+    if rival is not None and best.similarity - rival.similarity < rule.min_margin:
+        return miss(
+            f"ambiguous: {rival.question!r} is within {rule.min_margin} of the best match",
+            comparison,
+        )
+    decision = CacheDecision(
+        hit=True,
+        reason=(
+            f"similar: similarity {similarity}, details agree, coverage {comparison.coverage:.2f}"
+        ),
+        entry_id=best.entry_id,
+        similarity=similarity,
+        matched_question=best.question,
+    )
+    return LookupResult(decision, best, comparison, pending=False)
+
+
+def _candidate(point: models.ScoredPoint) -> Candidate:
+    return _candidate_from(str(point.id), float(point.score), point.payload or {})
+
+
+def _candidate_from(entry_id: str, similarity: float, payload: dict[str, Any]) -> Candidate:
+    return Candidate(
+        entry_id=entry_id,
+        question=str(payload["question"]),
+        similarity=similarity,
+        answer=Answer.model_validate(payload["answer"]),
+        fingerprint=str(payload["fingerprint"]),
+        created_at=float(payload["created_at"]),
+        expires_at=float(payload["expires_at"]),
+        sources=tuple(payload.get("sources") or ()),
+    )
+
+
+def _sources(answer: Answer) -> list[str]:
+    located = [c.url or c.file for c in answer.citations]
+    return sorted({s for s in located if s})
+
+
+def _is_local(client: AsyncQdrantClient) -> bool:
+    return type(getattr(client, "_client", None)).__name__ == "AsyncQdrantLocal"
+
+
+_INDEXED_FIELDS: dict[str, models.PayloadSchemaType] = {
+    "kind": models.PayloadSchemaType.KEYWORD,
+    "tenant": models.PayloadSchemaType.KEYWORD,
+    "embedding_model": models.PayloadSchemaType.KEYWORD,
+    "corpus_version": models.PayloadSchemaType.KEYWORD,
+    "sources": models.PayloadSchemaType.KEYWORD,
+    "expires_at": models.PayloadSchemaType.FLOAT,
+}
+
+_CACHES: dict[tuple[str, str, str], SemanticCache] = {}
+"""One cache per store and embedding space: its in-process index must see every write."""

@@ -1,0 +1,151 @@
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+import numpy as np
+
+from codeweaver_cache import HitRule, SemanticCache
+from codeweaver_runtime import SentenceTransformerEmbedder
+from codeweaver_schema import Analysis
+
+from .conftest import Clock, grounded
+
+RULE = HitRule()
+ANALYSIS = Analysis(
+    question_type="new_topic",
+    should_cache=True,
+    standalone_question="How do I reverse a list in Python?",
+    intent="learning",
+    language="en",
+)
+
+
+async def test_repeat_question_hits_and_python2_does_not(cache: SemanticCache) -> None:
+    scope = cache.scope("acme")
+    await cache.put(
+        "How do I reverse a list in Python?", grounded("Use reversed()."), scope, ttl_s=60
+    )
+    hit = await cache.lookup("how do I reverse a list in python", scope, RULE)
+    assert hit.decision.hit, hit.decision.reason
+    miss = await cache.lookup("How do I reverse a list in Python 2?", scope, RULE)
+    assert not miss.decision.hit
+    assert miss.decision.reason.startswith("details_differ")
+    assert cache.stats.misses["details_differ"] == 1
+
+
+async def test_hex_int_direction_never_hits(cache: SemanticCache) -> None:
+    scope = cache.scope("acme")
+    await cache.put("Convert hex string to int", grounded("int(s, 16)"), scope, ttl_s=60)
+    result = await cache.lookup("convert an int to a hex string", scope, RULE)
+    assert result.decision.similarity is not None
+    assert result.decision.similarity > 0.95
+    assert not result.decision.hit
+    assert "direction" in result.decision.reason
+
+
+async def test_tenant_scope_isolation(cache: SemanticCache) -> None:
+    question = "How do I reverse a list in Python?"
+    await cache.put(question, grounded("Use reversed()."), cache.scope("tenant-a"), ttl_s=60)
+    assert (await cache.lookup(question, cache.scope("tenant-a"), RULE)).decision.hit
+    other = await cache.lookup(question, cache.scope("tenant-b"), RULE)
+    assert not other.decision.hit
+    assert other.decision.reason.startswith("empty")
+    old_corpus = await cache.lookup(question, cache.scope("tenant-a", "2"), RULE)
+    assert not old_corpus.decision.hit
+
+
+async def test_fixed_ttl_expires(cache: SemanticCache, clock: Clock) -> None:
+    scope = cache.scope("acme")
+    question = "How do I reverse a list in Python?"
+    await cache.put(question, grounded("Use reversed()."), scope, ttl_s=100)
+    clock.now += 60
+    assert (await cache.lookup(question, scope, RULE)).decision.hit  # a hit does not extend it
+    clock.now += 41
+    assert not (await cache.lookup(question, scope, RULE)).decision.hit
+    assert await cache.purge_expired() == 1
+    assert await cache.count(scope) == 0
+
+
+async def test_invalidation_by_id_source_and_scope(cache: SemanticCache) -> None:
+    scope = cache.scope("acme")
+    first = await cache.put("Reverse a list", grounded("a", "https://a.example/x"), scope, ttl_s=60)
+    await cache.put("Sort a list", grounded("b", "https://b.example/y"), scope, ttl_s=60)
+    await cache.put("Copy a list", grounded("c", "https://b.example/y"), scope, ttl_s=60)
+    await cache.put("Copy a dict", grounded("d"), cache.scope("other"), ttl_s=60)
+    assert await cache.invalidate(first) == 1
+    assert await cache.invalidate(first) == 0
+    assert await cache.invalidate_source("https://b.example/y") == 2
+    assert await cache.count(scope) == 0
+    assert await cache.invalidate_scope(tenant="other") == 1
+    assert await cache.count() == 0
+
+
+async def test_feedback_evicts_and_blocks_the_pair(cache: SemanticCache) -> None:
+    scope = cache.scope("acme")
+    question = "How do I reverse a list in Python?"
+    wrong = grounded("Use list.sort().")
+    stored = await cache.admit(question, wrong, scope, ttl_s=60, analysis=ANALYSIS)
+    assert stored.stored
+    assert await cache.feedback_wrong_answer(scope=scope, question=question) == 1
+    assert not (await cache.lookup(question, scope, RULE)).decision.hit
+    again = await cache.admit(question, wrong, scope, ttl_s=60, analysis=ANALYSIS)
+    assert (again.stored, again.reason) == (False, "reported_wrong")
+    assert cache.stats.rejections["reported_wrong"] == 1
+    fixed = await cache.admit(
+        question, grounded("Use reversed()."), scope, ttl_s=60, analysis=ANALYSIS
+    )
+    assert fixed.stored
+
+
+async def test_admission_refuses_ungrounded_degraded_and_clarifications(
+    cache: SemanticCache,
+) -> None:
+    scope = cache.scope("acme")
+    q = "How do I reverse a list in Python?"
+    ungrounded = grounded("x").model_copy(update={"grounded": False})
+    degraded = grounded("x").model_copy(update={"degraded": True})
+    clarification = ANALYSIS.model_copy(update={"question_type": "clarification"})
+    results = [
+        await cache.admit(q, ungrounded, scope, ttl_s=60, analysis=ANALYSIS),
+        await cache.admit(q, degraded, scope, ttl_s=60, analysis=ANALYSIS),
+        await cache.admit(q, grounded("x"), scope, ttl_s=60, analysis=clarification),
+    ]
+    assert [r.reason for r in results] == ["ungrounded", "degraded", "clarification"]
+    assert await cache.count(scope) == 0
+
+
+async def test_concurrent_stores_leave_one_entry(cache: SemanticCache) -> None:
+    scope = cache.scope("acme")
+    variants = [
+        "How do I reverse a list in Python?",
+        "how do i reverse a list in python",
+        "How do I reverse a list in Python",
+    ]
+    await asyncio.gather(
+        *(
+            cache.admit(q, grounded("Use reversed()."), scope, ttl_s=60, analysis=ANALYSIS)
+            for q in variants * 3
+        )
+    )
+    assert await cache.count(scope) == 1
+
+
+class SlowEmbedder:
+    def __init__(self, inner: SentenceTransformerEmbedder) -> None:
+        self.inner = inner
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    def embed_sync(self, texts: Sequence[str]) -> np.ndarray:
+        return self.inner.embed_sync(texts)
+
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        await asyncio.sleep(5)
+        return self.inner.embed_sync(texts)
