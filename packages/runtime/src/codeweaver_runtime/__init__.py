@@ -1,4 +1,7 @@
-"""Shared providers of CodeWeaver: run context, chat models, embeddings, Qdrant, flow log."""
+"""Shared providers of CodeWeaver: run context, chat models, embeddings, Qdrant, flow log.
+
+Also the local document corpus: loading, chunking, hybrid search and its retrieval evaluation.
+"""
 
 from codeweaver_runtime.chat import (
     ChatModels,
@@ -19,6 +22,15 @@ from codeweaver_runtime.context import (
     default_chat_model_name,
     default_data_dir,
 )
+from codeweaver_runtime.corpus import CorpusError, DocumentCorpus, IngestReport
+from codeweaver_runtime.documents import (
+    Chunk,
+    DocumentError,
+    SourceDocument,
+    chunk_document,
+    iter_documents,
+    load_document,
+)
 from codeweaver_runtime.embeddings import (
     Embedder,
     EmbeddingError,
@@ -26,29 +38,43 @@ from codeweaver_runtime.embeddings import (
     get_embedder,
 )
 from codeweaver_runtime.flow import add_flow_step, traced
+from codeweaver_runtime.graphs import add_node_with_fallback
 from codeweaver_runtime.qdrant import get_qdrant, open_qdrant
+from codeweaver_runtime.retrieval_eval import RetrievalReport, evaluate_retrieval
 
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
     "OFFLINE",
     "ChatModels",
+    "Chunk",
     "ConfiguredChatModels",
+    "CorpusError",
+    "DocumentCorpus",
+    "DocumentError",
     "Embedder",
     "EmbeddingError",
+    "IngestReport",
     "ModelCallCounter",
     "ModelCallError",
     "ModelRole",
+    "RetrievalReport",
     "RuntimeContext",
     "SentenceTransformerEmbedder",
+    "SourceDocument",
     "StaticChatModels",
     "add_flow_step",
+    "add_node_with_fallback",
     "build_chat_model",
     "call_structured",
     "call_text",
+    "chunk_document",
     "default_chat_model_name",
     "default_data_dir",
+    "evaluate_retrieval",
     "get_embedder",
     "get_qdrant",
+    "iter_documents",
+    "load_document",
     "open_qdrant",
     "resolve_chat_models",
     "traced",

@@ -114,13 +114,13 @@ async def call_structured(
         )
     except TimeoutError as exc:
         raise ModelCallError(f"model call timed out after {timeout_s:g}s") from exc
-    except Exception as exc:  # noqa: BLE001 - any provider failure degrades to offline
+    except Exception as exc:
         raise ModelCallError(f"model call failed: {type(exc).__name__}: {exc}") from exc
     if isinstance(result, schema):
         return result
     try:
         return schema.model_validate(result)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         raise ModelCallError(f"model returned malformed {schema.__name__}: {exc}") from exc
 
 
@@ -142,7 +142,7 @@ async def call_text(
         )
     except TimeoutError as exc:
         raise ModelCallError(f"model call timed out after {timeout_s:g}s") from exc
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         raise ModelCallError(f"model call failed: {type(exc).__name__}: {exc}") from exc
     content = reply.content
     if isinstance(content, str):

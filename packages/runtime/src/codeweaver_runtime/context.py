@@ -62,7 +62,9 @@ class RuntimeContext:
     )
     judge_model: str = field(
         default_factory=lambda: _env("CODEWEAVER_JUDGE_MODEL"),
-        metadata={"description": "Model for rerank, sufficiency and grading; empty uses chat_model."},
+        metadata={
+            "description": "Model for rerank, sufficiency and grading; empty uses chat_model."
+        },
     )
     answer_model: str = field(
         default_factory=lambda: _env("CODEWEAVER_ANSWER_MODEL"),

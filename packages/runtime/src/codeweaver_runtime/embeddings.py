@@ -78,7 +78,7 @@ class SentenceTransformerEmbedder:
                     self._model = SentenceTransformer(
                         _resolve_model_path(self.name), device=self._device
                     )
-                except Exception as exc:  # noqa: BLE001 - any load failure is reported the same
+                except Exception as exc:
                     raise EmbeddingError(
                         f"cannot load embedding model {self.name!r}: {exc}"
                     ) from exc
@@ -113,7 +113,7 @@ class SentenceTransformerEmbedder:
                     convert_to_numpy=True,
                     show_progress_bar=False,
                 )
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 raise EmbeddingError(f"embedding failed: {exc}") from exc
             vectors = np.asarray(encoded, dtype=np.float32)
             if len(texts) > 64:

@@ -7,8 +7,9 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec
 
-from codeweaver_schema import FlowStep
 from langgraph.types import Overwrite
+
+from codeweaver_schema import FlowStep
 
 P = ParamSpec("P")
 Update = dict[str, Any]

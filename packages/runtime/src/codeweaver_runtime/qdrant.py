@@ -1,24 +1,76 @@
-"""Qdrant clients: embedded on disk by default, a server or cluster by URL."""
+"""Qdrant clients: embedded on disk by default, a server or cluster by URL.
+
+Embedded Qdrant does its work (file I/O, SQLite) synchronously inside `async def` methods, which
+would stall the event loop of whoever awaits it: LangGraph Server's dev mode rightly refuses such
+calls. So an embedded store runs on a thread of its own with its own event loop, behind a facade
+that awaits it without blocking; a Qdrant server is talked to directly.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import threading
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, cast
 
-from qdrant_client import AsyncQdrantClient
+from qdrant_client import AsyncQdrantClient, QdrantClient
 
 _CLIENTS: dict[str, AsyncQdrantClient] = {}
 _LOCK = threading.Lock()
 
 
+def is_embedded(location: str) -> bool:
+    """True for ':memory:' and folder paths, False for server URLs."""
+    return not location.startswith(("http://", "https://"))
+
+
+class EmbeddedQdrant:
+    """An embedded Qdrant on a dedicated thread, with the async API of `AsyncQdrantClient`.
+
+    The synchronous client does the work on one worker thread (no event loop there, and one
+    thread means no two calls ever race inside the store); callers await it without blocking.
+    """
+
+    def __init__(self, location: str) -> None:
+        self.location = location
+        self.init_options: dict[str, Any] = (
+            {"location": ":memory:"} if location == ":memory:" else {"path": location}
+        )
+        self._client: QdrantClient | None = None
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="qdrant")
+
+    def _open(self) -> QdrantClient:
+        # Runs on the worker thread: creating the folder and loading collections is file I/O.
+        if self._client is None:
+            if self.location == ":memory:":
+                self._client = QdrantClient(location=":memory:")
+            else:
+                Path(self.location).mkdir(parents=True, exist_ok=True)
+                self._client = QdrantClient(path=self.location)
+        return self._client
+
+    def _run(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        return getattr(self._open(), name)(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Callable[..., Awaitable[Any]]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        async def method(*args: Any, **kwargs: Any) -> Any:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._executor, self._run, name, args, kwargs)
+
+        return method
+
+
 def open_qdrant(location: str) -> AsyncQdrantClient:
     """A new client for a URL, ':memory:', or a folder for embedded Qdrant."""
-    if location.startswith(("http://", "https://")):
+    if not is_embedded(location):
         return AsyncQdrantClient(url=location, timeout=10)
-    if location == ":memory:":
-        return AsyncQdrantClient(location=":memory:")
-    Path(location).mkdir(parents=True, exist_ok=True)
-    return AsyncQdrantClient(path=location)
+    # The facade offers the same awaitable methods; callers use nothing else.
+    return cast(AsyncQdrantClient, EmbeddedQdrant(location))
 
 
 def get_qdrant(location: str) -> AsyncQdrantClient:
