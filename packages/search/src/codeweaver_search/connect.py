@@ -1,0 +1,68 @@
+"""Edges of the search subgraph: the fan-out to the sources and the loop's exit."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from codeweaver_search.context import SearchContext
+from codeweaver_search.nodes import node_name, search_context
+from codeweaver_search.policy import source_limit
+from codeweaver_search.state import SearchState, SourceTask
+
+
+def _sends(state: SearchState, context: SearchContext) -> list[Send]:
+    intent = state.get("search_intent", "learning")
+    query = state.get("search_query", "")
+    return [
+        Send(
+            node_name(source),
+            {
+                "search_task": SourceTask(
+                    source=source,
+                    query=query,
+                    intent=intent,
+                    language=state.get("search_language", "en"),
+                    limit=source_limit(
+                        intent,
+                        source,
+                        context.search_results_per_source,
+                        enabled=context.search_intent_policy,
+                    ),
+                    iteration=state.get("search_iteration", 1),
+                )
+            },
+        )
+        for source in state.get("search_active_sources", [])
+    ]
+
+
+def route_sources(
+    state: SearchState, runtime: Runtime[SearchContext]
+) -> list[Send] | Literal["rerank"]:
+    """Fan out to every active source at once; with none, go straight to rerank and judge."""
+    return _sends(state, search_context(runtime)) or "rerank"
+
+
+def route_refined(
+    state: SearchState, runtime: Runtime[SearchContext]
+) -> list[Send] | Literal["summarise"]:
+    """Fan out the refined query; when refinement found nothing new to ask, finish."""
+    return _sends(state, search_context(runtime)) or "summarise"
+
+
+def route_after_judge(
+    state: SearchState, runtime: Runtime[SearchContext]
+) -> Literal["refine", "summarise"]:
+    """Refine while the evidence is not enough and rounds remain; otherwise summarise."""
+    context = search_context(runtime)
+    verdict = state.get("search_sufficiency")
+    if not state.get("search_question"):
+        return "summarise"
+    if verdict is not None and verdict.sufficient:
+        return "summarise"
+    if state.get("search_iteration", 1) >= context.search_max_iterations:
+        return "summarise"
+    return "refine"

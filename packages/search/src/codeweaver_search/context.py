@@ -1,0 +1,68 @@
+"""Run settings of the search subgraph, shown by LangGraph Studio as the assistant's configuration.
+
+The backend's context inherits `SearchContext` next to the other packages' contexts, so every
+field carries the `search_` prefix. API keys are never settings: sources read them from the
+environment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import get_args
+
+from codeweaver_runtime import RuntimeContext
+from codeweaver_schema import SourceName
+
+ALL_SOURCES: tuple[SourceName, ...] = get_args(SourceName)
+
+
+@dataclass(kw_only=True)
+class SearchContext(RuntimeContext):
+    """How the search subgraph retrieves, judges and refines."""
+
+    search_sources: list[SourceName] = field(
+        default_factory=lambda: list(ALL_SOURCES),
+        metadata={
+            "description": "Sources to ask: stackoverflow, github, docs, local. A source without "
+            "its key (GITHUB_TOKEN, TAVILY_API_KEY) is skipped with a reason in errors."
+        },
+    )
+    search_max_iterations: int = field(
+        default=2,
+        metadata={
+            "description": "Retrieval rounds at most, the first one included; each further "
+            "round searches again with a refined query. 1 disables refinement."
+        },
+    )
+    search_top_k: int = field(
+        default=8, metadata={"description": "Evidence items kept after reranking."}
+    )
+    search_results_per_source: int = field(
+        default=5,
+        metadata={"description": "Results asked of each source per round, before intent policy."},
+    )
+    search_source_timeout_s: float = field(
+        default=10.0,
+        metadata={"description": "Time one source may take per round, in seconds."},
+    )
+    search_sufficiency_threshold: float = field(
+        default=0.6,
+        metadata={
+            "description": "Sufficiency score (0-1) at which the evidence is judged enough and "
+            "the loop stops."
+        },
+    )
+    search_intent_policy: bool = field(
+        default=True,
+        metadata={
+            "description": "Weigh sources by intent: debugging asks Stack Overflow for more, "
+            "learning favours official docs, code review favours GitHub code."
+        },
+    )
+    search_model_candidates: int = field(
+        default=12,
+        metadata={
+            "description": "Evidence items sent to the judge model in its one call per round "
+            "(the best by embedding similarity)."
+        },
+    )

@@ -1,0 +1,129 @@
+"""Nodes that weigh the pool: `rerank` (the round's one model call), `judge`, `summarise`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from codeweaver_runtime import EmbeddingError, ModelCallError, call_structured, traced
+from codeweaver_schema import ErrorRecord, Evidence, Sufficiency
+from codeweaver_search import offline
+from codeweaver_search.context import SearchContext
+from codeweaver_search.nodes.deps import SearchDeps, SearchNode, search_context
+from codeweaver_search.prompts import Assessment, judge_messages, labels
+from codeweaver_search.state import SearchState
+
+
+def make_rerank(deps: SearchDeps) -> SearchNode:
+    """Score every usable item against the question; with a model, also judge and summarise.
+
+    Offline: embedding cosine plus a small prior from the sources' signals. With a judge model:
+    the best candidates by that score go to the model in ONE structured call that returns
+    relevance, summaries, the sufficiency verdict and a refined query together.
+    """
+
+    @traced("rerank")
+    async def rerank(state: SearchState, runtime: Runtime[SearchContext]) -> dict[str, Any]:
+        context = search_context(runtime)
+        question = state.get("search_question", "")
+        intent = state.get("search_intent", "learning")
+        items = [e for e in state.get("search_pool", []) if offline.usable(e)]
+        update: dict[str, Any] = {"search_model_verdict": None, "search_suggested_query": None}
+        errors: list[ErrorRecord] = []
+        try:
+            scores = await offline.rank(
+                question,
+                items,
+                deps.embedder_for(context),
+                intent=intent,
+                intent_policy=context.search_intent_policy,
+            )
+        except EmbeddingError as exc:
+            errors.append(ErrorRecord(node="rerank", kind="embedding", message=str(exc)))
+            scores = offline.lexical_rank(
+                question, items, intent=intent, intent_policy=context.search_intent_policy
+            )
+        rescored = [e.model_copy(update={"rerank_score": scores.get(e.id)}) for e in items]
+        model = deps.judge_model(context)
+        if model is not None and rescored:
+            candidates = offline.ranked(rescored)[: context.search_model_candidates]
+            try:
+                assessment = await call_structured(
+                    model,
+                    Assessment,
+                    judge_messages(question, candidates),
+                    timeout_s=context.model_timeout_s,
+                )
+            except ModelCallError as exc:
+                errors.append(ErrorRecord(node="rerank", kind="model", message=str(exc)))
+            else:
+                rescored = _apply(assessment, candidates, rescored)
+                update["search_model_verdict"] = Sufficiency(
+                    score=assessment.sufficiency_score,
+                    sufficient=assessment.sufficient,
+                    missing_aspects=assessment.missing_aspects[: offline.MAX_ASPECTS],
+                    reason=assessment.reason or "judged by the model",
+                )
+                update["search_suggested_query"] = (assessment.refined_query or "").strip() or None
+        update["search_pool"] = rescored
+        if errors:
+            update["errors"] = errors
+        return update
+
+    return rerank
+
+
+def _apply(
+    assessment: Assessment, candidates: list[Evidence], everything: list[Evidence]
+) -> list[Evidence]:
+    by_label = labels(candidates)
+    judged: dict[str, Evidence] = {}
+    for item in assessment.items:
+        evidence = by_label.get(item.item.strip().strip("[]"))
+        if evidence is not None:
+            judged[evidence.id] = evidence.model_copy(
+                update={"rerank_score": item.relevance, "summary": item.summary.strip() or None}
+            )
+    # Items the model did not judge rank below those it did: its scale is not the cosine's.
+    return [
+        judged.get(e.id) or e.model_copy(update={"rerank_score": (e.rerank_score or 0.0) * 0.5})
+        for e in everything
+    ]
+
+
+def make_judge(deps: SearchDeps) -> SearchNode:
+    """Is the evidence enough? The model's verdict of this round, else the offline one."""
+
+    @traced("judge")
+    async def judge(state: SearchState, runtime: Runtime[SearchContext]) -> dict[str, Any]:
+        context = search_context(runtime)
+        verdict = state.get("search_model_verdict")
+        if verdict is None:
+            pool = [e for e in state.get("search_pool", []) if offline.usable(e)]
+            verdict = offline.judge(
+                state.get("search_question", ""),
+                offline.ranked(pool)[: context.search_top_k],
+                threshold=context.search_sufficiency_threshold,
+            )
+        return {"search_sufficiency": verdict}
+
+    return judge
+
+
+def make_summarise(deps: SearchDeps) -> SearchNode:
+    """The final evidence: usable items, best first, top k, each with a summary."""
+
+    @traced("summarise")
+    async def summarise(state: SearchState, runtime: Runtime[SearchContext]) -> dict[str, Any]:
+        context = search_context(runtime)
+        question = state.get("search_question", "")
+        pool = [e for e in state.get("search_pool", []) if offline.usable(e)]
+        kept = offline.ranked(pool)[: context.search_top_k]
+        evidence = [
+            e if e.summary else e.model_copy(update={"summary": offline.summarise(question, e)})
+            for e in kept
+        ]
+        return {"evidence": evidence}
+
+    return summarise

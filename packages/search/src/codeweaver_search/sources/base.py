@@ -1,0 +1,160 @@
+"""The contract every source meets, and the guards shared by the web sources."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from codeweaver_schema import Evidence, Intent, SourceName
+from codeweaver_search.sources.errors import SourceError
+
+
+@runtime_checkable
+class Source(Protocol):
+    """One place evidence comes from: Stack Overflow, GitHub code, official docs, local files."""
+
+    @property
+    def name(self) -> SourceName:
+        """The source's name, which is also its node's suffix (`search_<name>`)."""
+        ...
+
+    def unavailable_reason(self) -> str | None:
+        """Why the source cannot be asked now (no key, circuit open), or None when it can."""
+        ...
+
+    async def search(
+        self, query: str, *, intent: Intent, language: str, limit: int
+    ) -> list[Evidence]:
+        """Evidence for a query, best first.
+
+        Raises:
+            SourceError: the source failed; `retryable` says whether to try again.
+        """
+        ...
+
+
+@runtime_checkable
+class NeedsWarmUp(Protocol):
+    """A source with one-time setup that must not count against a search's time budget."""
+
+    async def warm_up(self) -> None:
+        """Do the setup once; later calls return at once.
+
+        Raises:
+            SourceError: the setup failed.
+        """
+        ...
+
+
+@dataclass
+class CircuitBreaker:
+    """Stops asking a source that keeps failing, and tries it again after a cool-down."""
+
+    threshold: int = 3
+    cooldown_s: float = 60.0
+    failures: int = 0
+    opened_at: float | None = None
+
+    def open_reason(self) -> str | None:
+        """Why the circuit is open, or None when calls may go through."""
+        if self.opened_at is None:
+            return None
+        remaining = self.cooldown_s - (time.monotonic() - self.opened_at)
+        if remaining <= 0:
+            # Half-open: let one call through; a failure re-opens at once.
+            self.opened_at = None
+            self.failures = self.threshold - 1
+            return None
+        return (
+            f"circuit open after {self.failures} consecutive failures; "
+            f"retrying in {remaining:.0f} s"
+        )
+
+    def record_success(self) -> None:
+        """A call succeeded: close the circuit."""
+        self.failures = 0
+        self.opened_at = None
+
+    def record_failure(self) -> None:
+        """A call failed: open the circuit once failures reach the threshold."""
+        self.failures += 1
+        if self.failures >= self.threshold:
+            self.opened_at = time.monotonic()
+
+
+@dataclass
+class BackoffGate:
+    """Holds requests back until the time a service asked us to wait for has passed."""
+
+    source: SourceName
+    not_before: float = 0.0
+
+    def defer(self, seconds: float) -> None:
+        """Wait at least `seconds` before the next request."""
+        self.not_before = max(self.not_before, time.monotonic() + max(0.0, seconds))
+
+    def remaining(self) -> float:
+        """Seconds still to wait."""
+        return max(0.0, self.not_before - time.monotonic())
+
+    async def wait(self, budget_s: float) -> None:
+        """Sleep out the wait if it fits the budget.
+
+        Raises:
+            SourceError: the wait is longer than the budget (kind rate_limited).
+        """
+        remaining = self.remaining()
+        if remaining <= 0:
+            return
+        if remaining > budget_s:
+            raise SourceError(
+                self.source,
+                "rate_limited",
+                f"service asked to back off for another {remaining:.1f} s",
+                retry_after=remaining,
+            )
+        await asyncio.sleep(remaining)
+
+
+@dataclass
+class RateLimiter:
+    """At most `max_calls` requests in any window of `period_s` seconds (sliding window)."""
+
+    source: SourceName
+    max_calls: int
+    period_s: float = 60.0
+    _calls: deque[float] = field(default_factory=deque)
+
+    def _prune(self, now: float) -> None:
+        while self._calls and now - self._calls[0] >= self.period_s:
+            self._calls.popleft()
+
+    def next_slot_in(self) -> float:
+        """Seconds until a request may be sent."""
+        now = time.monotonic()
+        self._prune(now)
+        if len(self._calls) < self.max_calls:
+            return 0.0
+        return self.period_s - (now - self._calls[0])
+
+    async def acquire(self, budget_s: float) -> None:
+        """Take a slot, waiting for one if the wait fits the budget.
+
+        Raises:
+            SourceError: no slot frees within the budget (kind rate_limited).
+        """
+        wait = self.next_slot_in()
+        if wait > budget_s:
+            raise SourceError(
+                self.source,
+                "rate_limited",
+                f"local limit of {self.max_calls} requests per {self.period_s:g} s reached; "
+                f"next slot in {wait:.1f} s",
+                retry_after=wait,
+            )
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._calls.append(time.monotonic())

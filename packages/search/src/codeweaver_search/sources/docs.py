@@ -1,0 +1,145 @@
+"""Official documentation through Tavily's search API, restricted to the projects' own sites.
+
+The HTTP API (`POST /search`) is called directly rather than through `tavily-python`'s client so
+that every web source shares one bounded HTTP path: the same timeout, body-size limit and error
+classification. The request is the one the SDK sends.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from codeweaver_runtime.text import collapse_whitespace
+from codeweaver_schema import DocsMeta, Evidence, Intent, stable_id
+from codeweaver_search.sources.base import BackoffGate, CircuitBreaker
+from codeweaver_search.sources.doc_domains import docs_domains, is_allowed
+from codeweaver_search.sources.errors import SourceError
+from codeweaver_search.sources.http import fetch_json, retry_after_header, snippet
+
+DEFAULT_URL = "https://api.tavily.com"
+MAX_QUERY_CHARS = 400
+# 432 and 433 are Tavily's plan and pay-as-you-go limits: no retry helps before the user acts.
+_QUOTA_STATUSES = {432, 433}
+
+
+@dataclass
+class TavilyDocsSource:
+    """Official docs pages; skipped with a reason when `TAVILY_API_KEY` is not set.
+
+    `CODEWEAVER_TAVILY_URL` overrides the API base URL (tests use a local replay server).
+    """
+
+    base_url: str | None = None
+    api_key: str | None = None
+    timeout_s: float = 10.0
+    name: Literal["docs"] = "docs"
+    breaker: CircuitBreaker = field(default_factory=CircuitBreaker)
+    gate: BackoffGate = field(default_factory=lambda: BackoffGate("docs"))
+
+    def _base(self) -> str:
+        return (self.base_url or os.environ.get("CODEWEAVER_TAVILY_URL") or DEFAULT_URL).rstrip("/")
+
+    def _key(self) -> str | None:
+        return self.api_key or os.environ.get("TAVILY_API_KEY") or None
+
+    def unavailable_reason(self) -> str | None:
+        """No key, or an open circuit."""
+        if not self._key():
+            return "TAVILY_API_KEY is not set (official docs are searched through Tavily)"
+        return self.breaker.open_reason()
+
+    async def search(
+        self, query: str, *, intent: Intent, language: str, limit: int
+    ) -> list[Evidence]:
+        """Pages of the official documentation of the technologies the query names.
+
+        Raises:
+            SourceError: no key, the API failed or limited us, or the body was unreadable.
+        """
+        key = self._key()
+        if not key:
+            raise SourceError("docs", "skipped", "TAVILY_API_KEY is not set")
+        try:
+            evidence = await self._search(query, key=key, limit=limit)
+        except SourceError:
+            self.breaker.record_failure()
+            raise
+        self.breaker.record_success()
+        return evidence
+
+    async def _search(self, query: str, *, key: str, limit: int) -> list[Evidence]:
+        await self.gate.wait(self.timeout_s)
+        domains = docs_domains(query)
+        response = await fetch_json(
+            "docs",
+            "POST",
+            f"{self._base()}/search",
+            json_body={
+                "query": collapse_whitespace(query)[:MAX_QUERY_CHARS],
+                "search_depth": "basic",
+                "topic": "general",
+                "max_results": max(1, min(limit, 20)),
+                "include_domains": domains,
+                "include_answer": False,
+                "include_raw_content": False,
+            },
+            headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
+            timeout_s=self.timeout_s,
+        )
+        if not response.ok:
+            raise self._http_error(response.status, response.body, response.text, response)
+        body = response.body
+        if not isinstance(body, dict) or not isinstance(body.get("results"), list):
+            raise SourceError("docs", "malformed", "response has no 'results' list")
+        evidence: list[Evidence] = []
+        for result in body["results"]:
+            if isinstance(result, dict) and (item := _evidence(result, domains)):
+                evidence.append(item)
+        return evidence[:limit]
+
+    def _http_error(self, status: int, body: Any, text: str, response: Any) -> SourceError:
+        detail = body.get("detail") if isinstance(body, dict) else None
+        error = detail.get("error") if isinstance(detail, dict) else detail
+        message = f"HTTP {status}: {error or snippet(text)}"
+        if status == 429:
+            wait = retry_after_header(response.headers)
+            if wait is not None:
+                self.gate.defer(wait)
+            return SourceError(
+                "docs",
+                "rate_limited",
+                message,
+                retryable=wait is None or wait <= self.timeout_s,
+                retry_after=wait,
+            )
+        if status in _QUOTA_STATUSES:
+            return SourceError("docs", "rate_limited", message)
+        return SourceError("docs", "http", message, retryable=status >= 500)
+
+
+def _evidence(result: dict[str, Any], domains: list[str]) -> Evidence | None:
+    url = result.get("url")
+    if not isinstance(url, str):
+        return None
+    parts = urlsplit(url)
+    # Tavily treats include_domains as a strong hint; official docs are a promise, so enforce it.
+    if not parts.hostname or not is_allowed(parts.hostname, domains):
+        return None
+    score = result.get("score")
+    published = result.get("published_date")
+    return Evidence(
+        id=stable_id("docs", url.split("#", 1)[0]),
+        source="docs",
+        title=str(result.get("title") or url),
+        content=str(result.get("content") or ""),
+        url=url,
+        score=float(score) if isinstance(score, int | float) else 0.0,
+        meta=DocsMeta(
+            domain=parts.hostname,
+            section=parts.fragment or None,
+            published=published if isinstance(published, str) else None,
+        ),
+    )

@@ -1,0 +1,224 @@
+"""Stack Overflow answers through the Stack Exchange API 2.3.
+
+Two requests per search: `/search/advanced` finds answered questions, then
+`/questions/{ids}/answers` with the `withbody` filter fetches their answers. Each evidence item is
+one answer (the accepted one and the best-voted ones), with its question's title and tags and the
+CC BY-SA attribution the content requires.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from codeweaver_runtime.text import collapse_whitespace, truncate
+from codeweaver_schema import Evidence, Intent, StackOverflowMeta, stable_id
+from codeweaver_search.sources.base import BackoffGate, CircuitBreaker
+from codeweaver_search.sources.errors import SourceError
+from codeweaver_search.sources.html import html_to_text
+from codeweaver_search.sources.http import JsonResponse, fetch_json, snippet
+
+DEFAULT_URL = "https://api.stackexchange.com/2.3"
+SITE = "stackoverflow"
+ANSWERS_PER_QUESTION = 2
+MAX_QUERY_CHARS = 500
+_THROTTLE_WAIT = re.compile(r"available in (\d+) seconds")
+# Stack Exchange error ids that a later attempt may get past.
+_RETRYABLE_ERRORS = {500, 503}
+
+
+@dataclass
+class StackOverflowSource:
+    """Stack Overflow answers; `STACKEXCHANGE_KEY` raises the daily quota from 300 to 10,000.
+
+    The base URL comes from `CODEWEAVER_STACKEXCHANGE_URL` when set (tests point it at a local
+    replay server).
+    """
+
+    base_url: str | None = None
+    key: str | None = None
+    timeout_s: float = 10.0
+    name: Literal["stackoverflow"] = "stackoverflow"
+    quota_remaining: int | None = None
+    breaker: CircuitBreaker = field(default_factory=CircuitBreaker)
+    gate: BackoffGate = field(default_factory=lambda: BackoffGate("stackoverflow"))
+    _quota_exhausted_until: dt.datetime | None = None
+
+    def _base(self) -> str:
+        return (
+            self.base_url or os.environ.get("CODEWEAVER_STACKEXCHANGE_URL") or DEFAULT_URL
+        ).rstrip("/")
+
+    def _key(self) -> str | None:
+        return self.key or os.environ.get("STACKEXCHANGE_KEY") or None
+
+    def unavailable_reason(self) -> str | None:
+        """The daily quota or an open circuit stop us; no key is needed."""
+        if self._quota_exhausted_until is not None:
+            if dt.datetime.now(dt.UTC) < self._quota_exhausted_until:
+                return "Stack Exchange daily quota exhausted until midnight UTC"
+            self._quota_exhausted_until = None
+        return self.breaker.open_reason()
+
+    async def search(
+        self, query: str, *, intent: Intent, language: str, limit: int
+    ) -> list[Evidence]:
+        """Answers to the questions that best match the query.
+
+        Raises:
+            SourceError: the API failed, throttled us, or answered something unreadable.
+        """
+        try:
+            evidence = await self._search(query, limit=limit)
+        except SourceError:
+            self.breaker.record_failure()
+            raise
+        self.breaker.record_success()
+        return evidence
+
+    async def _search(self, query: str, *, limit: int) -> list[Evidence]:
+        found = await self._get(
+            "/search/advanced",
+            {
+                "q": truncate(collapse_whitespace(query), MAX_QUERY_CHARS),
+                "answers": 1,
+                "order": "desc",
+                "sort": "relevance",
+                "pagesize": max(1, min(limit, 30)),
+            },
+        )
+        questions = [q for q in _items(found) if isinstance(q.get("question_id"), int)]
+        if not questions:
+            return []
+        ids = ";".join(str(q["question_id"]) for q in questions)
+        answers = await self._get(
+            f"/questions/{ids}/answers",
+            {"order": "desc", "sort": "votes", "filter": "withbody", "pagesize": 100},
+        )
+        return _to_evidence(questions, _items(answers), limit)
+
+    async def _get(self, path: str, params: dict[str, str | int]) -> dict[str, Any]:
+        await self.gate.wait(self.timeout_s)
+        query: dict[str, str | int] = {**params, "site": SITE}
+        if key := self._key():
+            query["key"] = key
+        response = await fetch_json(
+            "stackoverflow", "GET", self._base() + path, params=query, timeout_s=self.timeout_s
+        )
+        body = response.body
+        if isinstance(body, dict):
+            self._note_limits(body)
+        if isinstance(body, dict) and "error_id" in body:
+            raise self._api_error(body, response)
+        if not response.ok:
+            raise SourceError(
+                "stackoverflow",
+                "rate_limited" if response.status == 429 else "http",
+                f"HTTP {response.status}: {snippet(response.text)}",
+                retryable=response.status >= 500 or response.status == 429,
+            )
+        if not isinstance(body, dict) or not isinstance(body.get("items"), list):
+            raise SourceError("stackoverflow", "malformed", "response has no 'items' list")
+        return body
+
+    def _note_limits(self, body: dict[str, Any]) -> None:
+        backoff = body.get("backoff")
+        if isinstance(backoff, int | float) and backoff > 0:
+            self.gate.defer(float(backoff))
+        quota = body.get("quota_remaining")
+        if isinstance(quota, int):
+            self.quota_remaining = quota
+            if quota <= 0:
+                tomorrow = dt.datetime.now(dt.UTC).date() + dt.timedelta(days=1)
+                self._quota_exhausted_until = dt.datetime.combine(
+                    tomorrow, dt.time(), tzinfo=dt.UTC
+                )
+
+    def _api_error(self, body: dict[str, Any], response: JsonResponse) -> SourceError:
+        error_id = body.get("error_id")
+        name = body.get("error_name", "error")
+        message = f"{name} ({error_id}): {body.get('error_message', '')}".strip()
+        if error_id == 502 or name == "throttle_violation":
+            match = _THROTTLE_WAIT.search(str(body.get("error_message", "")))
+            wait = float(match.group(1)) if match else None
+            if wait is not None:
+                self.gate.defer(wait)
+            return SourceError(
+                "stackoverflow",
+                "rate_limited",
+                message,
+                retryable=wait is not None and wait <= self.timeout_s,
+                retry_after=wait,
+            )
+        return SourceError(
+            "stackoverflow",
+            "http",
+            f"HTTP {response.status} {message}",
+            retryable=error_id in _RETRYABLE_ERRORS,
+        )
+
+
+def _items(body: dict[str, Any]) -> list[dict[str, Any]]:
+    return [item for item in body.get("items", []) if isinstance(item, dict)]
+
+
+def _to_evidence(
+    questions: list[dict[str, Any]], answers: list[dict[str, Any]], limit: int
+) -> list[Evidence]:
+    by_question: dict[int, list[dict[str, Any]]] = {}
+    for answer in answers:
+        qid = answer.get("question_id")
+        if isinstance(qid, int) and isinstance(answer.get("answer_id"), int):
+            by_question.setdefault(qid, []).append(answer)
+    evidence: list[Evidence] = []
+    for rank, question in enumerate(questions):
+        qid = question["question_id"]
+        chosen = sorted(
+            by_question.get(qid, []),
+            key=lambda a: (not a.get("is_accepted", False), -int(a.get("score") or 0)),
+        )[:ANSWERS_PER_QUESTION]
+        for answer in chosen:
+            evidence.append(_answer_evidence(question, answer, rank))
+    return evidence[: max(limit, 1) * ANSWERS_PER_QUESTION]
+
+
+def _answer_evidence(question: dict[str, Any], answer: dict[str, Any], rank: int) -> Evidence:
+    answer_id = int(answer["answer_id"])
+    owner = answer.get("owner") if isinstance(answer.get("owner"), dict) else {}
+    author = owner.get("display_name") if isinstance(owner, dict) else None
+    title = html_to_text(str(question.get("title", ""))) or f"Question {question['question_id']}"
+    score = int(answer.get("score") or 0)
+    license_ = str(answer.get("content_license") or question.get("content_license") or "")
+    return Evidence(
+        id=stable_id("stackoverflow", str(answer_id)),
+        source="stackoverflow",
+        title=title,
+        content=html_to_text(str(answer.get("body", ""))),
+        url=f"https://stackoverflow.com/a/{answer_id}",
+        # Search rank, nudged by the community's verdict on the answer.
+        score=round(
+            1.0 / (1 + rank)
+            + (0.1 if answer.get("is_accepted") else 0.0)
+            + min(0.1, math.log10(1 + max(score, 0)) / 40),
+            4,
+        ),
+        meta=StackOverflowMeta(
+            question_id=int(question["question_id"]),
+            answer_id=answer_id,
+            is_accepted=bool(answer.get("is_accepted", False)),
+            score=score,
+            tags=[str(t) for t in question.get("tags", []) if isinstance(t, str)],
+            created=_int_or_none(answer.get("creation_date")),
+            last_activity=_int_or_none(answer.get("last_activity_date")),
+            author=str(author) if author else None,
+            license=license_ or "CC BY-SA 4.0",
+        ),
+    )
+
+
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) else None

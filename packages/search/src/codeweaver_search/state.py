@@ -1,0 +1,120 @@
+"""State of the search subgraph: the shared state plus its own `search_` fields.
+
+The pool of evidence accumulates across rounds through `merge_by_id`, so the same answer found
+by two sources or two queries is kept once; `evidence` is written once, by `summarise`, with the
+final ranked and filtered list.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from langgraph.types import Overwrite
+from pydantic import BaseModel, ConfigDict
+from typing_extensions import TypedDict
+
+from codeweaver_schema import (
+    Analysis,
+    ErrorRecord,
+    Evidence,
+    FlowStep,
+    Intent,
+    OrchestrationState,
+    SourceName,
+    Sufficiency,
+    merge_by_id,
+)
+
+
+def merge_unique(left: list[str] | None, right: list[str] | str | None) -> list[str]:
+    """Union of two lists of strings in order of first appearance.
+
+    A subgraph hands its whole list back to the parent; a plain append would double it.
+    """
+    incoming = [right] if isinstance(right, str) else (right or [])
+    return list(dict.fromkeys([*(left or []), *incoming]))
+
+
+class SourceTask(BaseModel):
+    """What one source node is asked in one round (the payload of its `Send`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source: SourceName
+    query: str
+    intent: Intent
+    language: str
+    limit: int
+    iteration: int
+
+
+class SourceTaskState(TypedDict):
+    """Input of a source node: only its task, so parallel sources share nothing."""
+
+    search_task: SourceTask
+
+
+class SearchState(OrchestrationState, total=False):
+    """The search subgraph's working state."""
+
+    search_question: str
+    """The question the evidence must answer (standalone, as analysed): rerank and judge use it."""
+    search_query: str
+    """The query of the current round, as sent to the sources."""
+    search_intent: Intent
+    search_language: str
+    """ISO 639-1 code of the question's language."""
+    search_iteration: int
+    """Retrieval rounds done so far."""
+    search_queries: Annotated[list[str], merge_unique]
+    """Every query tried this turn, in order."""
+    search_refinements: Annotated[list[str], merge_unique]
+    """Why each refinement was made and how (more specific, more general, English, aspects)."""
+    search_active_sources: list[SourceName]
+    """Sources asked in the current round (enabled and available)."""
+    search_pool: Annotated[list[Evidence], merge_by_id]
+    """Every item retrieved this turn, de-duplicated by stable id, with its latest scores."""
+    search_model_verdict: Sufficiency | None
+    """The judge model's verdict of this round, when a model ran; the judge node adopts it."""
+    search_suggested_query: str | None
+    """The judge model's suggested next query (English, aimed at the missing aspects)."""
+    search_sufficiency: Sufficiency | None
+    """The latest sufficiency verdict: score, whether enough, missing aspects."""
+
+
+class SearchInput(TypedDict, total=False):
+    """What the subgraph reads: the analysed question, else the raw question or last message."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    question: str
+    analysis: Analysis | None
+
+
+class SearchOutput(TypedDict, total=False):
+    """What the subgraph hands back: only what it owns or produces."""
+
+    evidence: Annotated[list[Evidence], merge_by_id]
+    errors: Annotated[list[ErrorRecord], merge_by_id]
+    flow: Annotated[list[FlowStep], merge_by_id]
+    search_queries: Annotated[list[str], merge_unique]
+    search_refinements: Annotated[list[str], merge_unique]
+    search_iteration: int
+    search_sufficiency: Sufficiency | None
+
+
+def fresh_search_fields() -> dict[str, Any]:
+    """The update that clears this package's fields at the start of a turn (reducers bypassed)."""
+    return {
+        "search_question": "",
+        "search_query": "",
+        "search_iteration": 0,
+        "search_queries": Overwrite([]),
+        "search_refinements": Overwrite([]),
+        "search_active_sources": [],
+        "search_pool": Overwrite([]),
+        "search_model_verdict": None,
+        "search_suggested_query": None,
+        "search_sufficiency": None,
+    }

@@ -1,0 +1,112 @@
+import copy
+
+import pytest
+
+from codeweaver_schema import DocsMeta
+from codeweaver_search.sources import SourceError, TavilyDocsSource
+from codeweaver_search.sources.doc_domains import docs_domains, github_language
+from codeweaver_search.sources.docs import MAX_QUERY_CHARS
+
+from .replay import ReplayServer, Reply, fixture
+
+DUMMY = fixture("tavily", "tavily_python_test_dummy_response.json")
+OPENAPI = fixture("tavily", "search_openapi_example.json")
+
+
+@pytest.fixture(autouse=True)
+def key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TAVILY_API_KEY", "tvly-test")
+
+
+def on_python_docs(response: dict) -> dict:
+    body = copy.deepcopy({k: v for k, v in response.items() if not k.startswith("_")})
+    body["results"][0]["url"] = "https://docs.python.org/3/library/functions.html#reversed"
+    return body
+
+
+def source(server: ReplayServer, timeout_s: float = 2.0) -> TavilyDocsSource:
+    return TavilyDocsSource(base_url=server.url, timeout_s=timeout_s)
+
+
+async def ask(docs: TavilyDocsSource, query: str = "How do I reverse a list in Python?") -> list:
+    return await docs.search(query, intent="learning", language="en", limit=5)
+
+
+def test_without_key_it_is_skipped_with_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TAVILY_API_KEY")
+    assert "TAVILY_API_KEY" in (TavilyDocsSource().unavailable_reason() or "")
+
+
+async def test_success_restricted_to_official_domains(server: ReplayServer) -> None:
+    server.route("POST", "/search", Reply(body=on_python_docs(DUMMY)))
+    evidence = await ask(source(server))
+    assert len(evidence) == 1
+    item = evidence[0]
+    assert isinstance(item.meta, DocsMeta)
+    assert item.meta.domain == "docs.python.org"
+    assert item.meta.section == "reversed"
+    assert item.score == 0.99
+    request = server.requests[0]
+    assert request.headers["authorization"] == "Bearer tvly-test"
+    assert request.json()["include_domains"] == ["docs.python.org"]
+
+
+async def test_results_outside_the_official_domains_are_dropped(server: ReplayServer) -> None:
+    server.route("POST", "/search", Reply(body=OPENAPI["response_200_example"]))
+    assert await ask(source(server)) == []
+
+
+async def test_query_is_cut_to_tavily_limit(server: ReplayServer) -> None:
+    server.route("POST", "/search", Reply(body={**DUMMY, "results": []}))
+    await ask(source(server), "python " * 200)
+    assert len(server.requests[0].json()["query"]) <= MAX_QUERY_CHARS
+
+
+@pytest.mark.parametrize(
+    ("status", "kind", "retryable"),
+    [
+        (400, "http", False),
+        (401, "http", False),
+        (429, "rate_limited", True),
+        (432, "rate_limited", False),
+        (433, "rate_limited", False),
+        (500, "http", True),
+    ],
+)
+async def test_error_examples(
+    server: ReplayServer, status: int, kind: str, retryable: bool
+) -> None:
+    example = OPENAPI["error_examples"][str(status)]["example"]
+    server.route("POST", "/search", Reply(status, example))
+    with pytest.raises(SourceError) as caught:
+        await ask(source(server))
+    assert caught.value.kind == kind
+    assert caught.value.retryable is retryable
+    assert example["detail"]["error"] in caught.value.message
+
+
+async def test_timeout_malformed_and_huge(server: ReplayServer) -> None:
+    server.route("POST", "/search", Reply(body=DUMMY, delay_s=2))
+    with pytest.raises(SourceError) as caught:
+        await ask(source(server, timeout_s=0.3))
+    assert caught.value.kind == "timeout"
+    server.route("POST", "/search", Reply(raw=b"<html>"))
+    with pytest.raises(SourceError) as caught:
+        await ask(source(server))
+    assert caught.value.kind == "malformed"
+    server.route("POST", "/search", Reply(stream_bytes=5 * 1024 * 1024))
+    with pytest.raises(SourceError) as caught:
+        await ask(source(server))
+    assert caught.value.kind == "malformed"
+
+
+def test_domains_follow_languages_and_libraries() -> None:
+    assert docs_domains("Django ORM select_related vs prefetch_related") == [
+        "docs.djangoproject.com"
+    ]
+    assert "react.dev" in docs_domains("React useEffect runs twice")
+    assert "developer.mozilla.org" in docs_domains("javascript fetch abort")
+    assert "en.cppreference.com" in docs_domains("What does std::move do in C++?")
+    assert "docs.python.org" in docs_domains("how to write good code")
+    assert github_language("pandas groupby in python") == "Python"
+    assert github_language("python and rust ffi") is None

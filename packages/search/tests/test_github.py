@@ -1,0 +1,135 @@
+import pytest
+
+from codeweaver_schema import GitHubMeta
+from codeweaver_search.sources import GitHubCodeSource, SourceError
+from codeweaver_search.sources.base import RateLimiter
+from codeweaver_search.sources.github import MAX_QUERY_CHARS, TEXT_MATCH, code_query
+
+from .replay import ReplayServer, Reply, fixture
+
+HIGHLIGHTED = fixture("github", "Search.testSearchHighlightingCode.0.json")["body"]
+OLD_SHAPE = fixture("github", "Search.testSearchCode.0.json")["body"]
+OPENAPI = fixture("github", "openapi_search_code_example.json")["example"]
+
+
+@pytest.fixture(autouse=True)
+def token(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_test")
+
+
+def source(server: ReplayServer, timeout_s: float = 2.0) -> GitHubCodeSource:
+    return GitHubCodeSource(base_url=server.url, timeout_s=timeout_s)
+
+
+async def ask(gh: GitHubCodeSource, query: str = "mock record_replay toto in python") -> list:
+    return await gh.search(query, intent="code_review", language="en", limit=5)
+
+
+def test_without_token_it_is_skipped_with_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GITHUB_TOKEN")
+    assert "GITHUB_TOKEN" in (GitHubCodeSource().unavailable_reason() or "")
+
+
+async def test_text_matches_become_fragments(server: ReplayServer) -> None:
+    server.route("GET", "/search/code", Reply(body=HIGHLIGHTED))
+    evidence = await ask(source(server))
+    assert evidence
+    first = evidence[0]
+    assert isinstance(first.meta, GitHubMeta)
+    assert first.meta.repository == "jacquev6/MockMockMock"
+    assert first.meta.path == "MockMockMock/tests/record_replay.py"
+    assert first.url
+    assert first.url.startswith("https://github.com/jacquev6/MockMockMock/blob/")
+    assert first.meta.fragments
+    assert "toto=46" in first.meta.fragments[0]
+    assert first.content.startswith("```\n")
+    request = server.requests[0]
+    assert request.headers["accept"] == TEXT_MATCH
+    assert request.headers["authorization"] == "Bearer ghp_test"
+    assert "language:Python" in request.query["q"]
+
+
+async def test_old_shape_without_text_matches_parses(server: ReplayServer) -> None:
+    server.route("GET", "/search/code", Reply(body=OLD_SHAPE))
+    evidence = await ask(source(server))
+    assert len(evidence) == 5
+    assert all(e.content == "" and e.url for e in evidence)
+    assert evidence[0].meta.kind == "github"
+
+
+async def test_current_openapi_shape_parses(server: ReplayServer) -> None:
+    server.route("GET", "/search/code", Reply(body=OPENAPI))
+    evidence = await ask(source(server))
+    assert evidence[0].title == "jquery/jquery: src/attributes/classes.js"
+
+
+async def test_long_query_is_cut_to_github_limit(server: ReplayServer) -> None:
+    server.route("GET", "/search/code", Reply(body={"total_count": 0, "items": []}))
+    long_question = " ".join(f"identifier_{i}" for i in range(200))
+    assert await ask(source(server), long_question) == []
+    assert len(server.requests[0].query["q"]) <= MAX_QUERY_CHARS
+    assert len(code_query(long_question * 5)) <= MAX_QUERY_CHARS
+
+
+async def test_rate_limit_403_with_far_reset_is_not_retried(server: ReplayServer) -> None:
+    server.route(
+        "GET",
+        "/search/code",
+        Reply(
+            403,
+            {"message": "API rate limit exceeded"},
+            headers={"x-ratelimit-remaining": "0", "x-ratelimit-reset": "9999999999"},
+        ),
+    )
+    gh = source(server)
+    with pytest.raises(SourceError) as caught:
+        await ask(gh)
+    assert caught.value.kind == "rate_limited"
+    assert not caught.value.retryable
+    assert "rate limit" in (gh.unavailable_reason() or "")
+
+
+async def test_429_with_short_retry_after_is_retryable(server: ReplayServer) -> None:
+    server.route(
+        "GET", "/search/code", Reply(429, {"message": "slow down"}, headers={"retry-after": "1"})
+    )
+    with pytest.raises(SourceError) as caught:
+        await ask(source(server))
+    assert caught.value.kind == "rate_limited"
+    assert caught.value.retryable
+
+
+async def test_validation_error_is_not_retryable(server: ReplayServer) -> None:
+    server.route("GET", "/search/code", Reply(422, {"message": "Validation Failed"}))
+    with pytest.raises(SourceError) as caught:
+        await ask(source(server))
+    assert caught.value.kind == "http"
+    assert not caught.value.retryable
+
+
+async def test_server_error_is_retryable(server: ReplayServer) -> None:
+    server.route("GET", "/search/code", Reply(502, raw=b"<html>Bad gateway</html>"))
+    with pytest.raises(SourceError) as caught:
+        await ask(source(server))
+    assert caught.value.retryable
+    assert "Bad gateway" in caught.value.message
+
+
+async def test_timeout_and_malformed(server: ReplayServer) -> None:
+    server.route("GET", "/search/code", Reply(body=OPENAPI, delay_s=2))
+    with pytest.raises(SourceError) as caught:
+        await ask(source(server, timeout_s=0.3))
+    assert caught.value.kind == "timeout"
+    server.route("GET", "/search/code", Reply(raw=b"not json"))
+    with pytest.raises(SourceError) as caught:
+        await ask(source(server))
+    assert caught.value.kind == "malformed"
+
+
+async def test_limiter_allows_ten_a_minute() -> None:
+    limiter = RateLimiter("github", max_calls=10)
+    for _ in range(10):
+        await limiter.acquire(0.0)
+    with pytest.raises(SourceError) as caught:
+        await limiter.acquire(0.1)
+    assert caught.value.kind == "rate_limited"

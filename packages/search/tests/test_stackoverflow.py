@@ -1,0 +1,189 @@
+import time
+
+import pytest
+
+from codeweaver_schema import StackOverflowMeta
+from codeweaver_search.sources import SourceError, StackOverflowSource
+from codeweaver_search.sources.html import html_to_text
+
+from .replay import ReplayServer, Reply, fixture
+
+QUESTIONS = fixture("stackexchange", "questions_11227809_withbody.json")
+ANSWERS = fixture("stackexchange", "answers_11227902_withbody.json")
+SEARCH_2016 = fixture("stackexchange", "search_advanced_default_filter_gaea_2016.json")
+
+
+def source(server: ReplayServer, timeout_s: float = 2.0) -> StackOverflowSource:
+    return StackOverflowSource(base_url=server.url, timeout_s=timeout_s)
+
+
+async def ask(so: StackOverflowSource, query: str = "why is a sorted array faster") -> list:
+    return await so.search(query, intent="debugging", language="en", limit=5)
+
+
+async def test_search_then_answers_with_bodies(
+    server: ReplayServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STACKEXCHANGE_KEY", "k3y")
+    server.route("GET", "/search/advanced", Reply(body=QUESTIONS))
+    server.route("GET", "/questions/", Reply(body=ANSWERS))
+    so = source(server)
+
+    evidence = await ask(so)
+
+    assert len(evidence) == 1
+    item = evidence[0]
+    assert item.url == "https://stackoverflow.com/a/11227902"
+    assert item.title.startswith("Why is processing a sorted array faster")
+    assert isinstance(item.meta, StackOverflowMeta)
+    assert item.meta.is_accepted
+    assert item.meta.score == 35276
+    assert item.meta.author == "Mysticial"
+    assert item.meta.license == "CC BY-SA 4.0"
+    assert "branch-prediction" in item.meta.tags
+    assert item.meta.created == 1340805402
+    assert "```\nif (data[c] >= 128)" in item.content
+    assert "<p>" not in item.content
+    search, answers = server.requests
+    assert search.query["site"] == "stackoverflow"
+    assert search.query["key"] == "k3y"
+    assert search.query["q"] == "why is a sorted array faster"
+    assert answers.path == "/questions/11227809/answers"
+    assert answers.query["filter"] == "withbody"
+    assert so.quota_remaining == 298
+
+
+async def test_older_search_page_parses_and_questions_without_answers_give_nothing(
+    server: ReplayServer,
+) -> None:
+    server.route("GET", "/search/advanced", Reply(body=SEARCH_2016))
+    server.route("GET", "/questions/", Reply(body={"items": [], "quota_remaining": 246}))
+    so = source(server)
+    assert await ask(so) == []
+    assert server.requests[1].path.count(";") == 9
+    assert so.quota_remaining == 246
+
+
+async def test_empty_search_makes_one_request(server: ReplayServer) -> None:
+    server.route("GET", "/search/advanced", Reply(body={"items": [], "has_more": False}))
+    assert await ask(source(server)) == []
+    assert len(server.requests) == 1
+
+
+async def test_error_body_is_a_non_retryable_http_error(server: ReplayServer) -> None:
+    body = {"error_id": 400, "error_name": "bad_parameter", "error_message": "site is required"}
+    server.route("GET", "/search/advanced", Reply(400, body))
+    with pytest.raises(SourceError) as caught:
+        await ask(source(server))
+    assert caught.value.kind == "http"
+    assert not caught.value.retryable
+    assert "bad_parameter" in caught.value.message
+
+
+async def test_internal_error_is_retryable(server: ReplayServer) -> None:
+    body = {"error_id": 500, "error_name": "internal_error", "error_message": "oops"}
+    server.route("GET", "/search/advanced", Reply(500, body))
+    with pytest.raises(SourceError) as caught:
+        await ask(source(server))
+    assert caught.value.retryable
+
+
+async def test_throttle_violation_is_rate_limited_with_its_wait(server: ReplayServer) -> None:
+    body = {
+        "error_id": 502,
+        "error_name": "throttle_violation",
+        "error_message": "too many requests from this IP, more requests available in 1 seconds",
+    }
+    server.route("GET", "/search/advanced", Reply(400, body))
+    so = source(server)
+    with pytest.raises(SourceError) as caught:
+        await ask(so)
+    assert caught.value.kind == "rate_limited"
+    assert caught.value.retry_after == 1
+    assert caught.value.retryable
+    assert so.gate.remaining() > 0.5
+
+
+async def test_backoff_is_honoured_before_the_next_request(server: ReplayServer) -> None:
+    server.route("GET", "/search/advanced", Reply(body={**QUESTIONS, "backoff": 1}))
+    server.route("GET", "/questions/", Reply(body=ANSWERS))
+    so = source(server)
+    started = time.perf_counter()
+    await ask(so)
+    # The answers request waited out the backoff the search response asked for.
+    assert time.perf_counter() - started >= 0.95
+
+
+async def test_backoff_longer_than_the_budget_fails_fast(server: ReplayServer) -> None:
+    server.route("GET", "/search/advanced", Reply(body={**QUESTIONS, "backoff": 30}))
+    so = source(server)
+    with pytest.raises(SourceError) as caught:
+        await ask(so)
+    assert caught.value.kind == "rate_limited"
+    assert len(server.requests) == 1
+
+
+async def test_timeout(server: ReplayServer) -> None:
+    server.route("GET", "/search/advanced", Reply(body=QUESTIONS, delay_s=2.0))
+    with pytest.raises(SourceError) as caught:
+        await ask(source(server, timeout_s=0.3))
+    assert caught.value.kind == "timeout"
+
+
+async def test_malformed_body(server: ReplayServer) -> None:
+    server.route("GET", "/search/advanced", Reply(raw=b'{"items": [ {"question_id": 1'))
+    with pytest.raises(SourceError) as caught:
+        await ask(source(server))
+    assert caught.value.kind == "malformed"
+
+
+async def test_body_without_items_is_malformed(server: ReplayServer) -> None:
+    server.route("GET", "/search/advanced", Reply(body={"quota_remaining": 5}))
+    with pytest.raises(SourceError) as caught:
+        await ask(source(server))
+    assert caught.value.kind == "malformed"
+
+
+async def test_huge_body_is_refused(server: ReplayServer) -> None:
+    server.route("GET", "/search/advanced", Reply(stream_bytes=6 * 1024 * 1024))
+    with pytest.raises(SourceError) as caught:
+        await ask(source(server))
+    assert caught.value.kind == "malformed"
+    assert "exceeds" in caught.value.message
+
+
+async def test_exhausted_quota_makes_the_source_unavailable(server: ReplayServer) -> None:
+    server.route("GET", "/search/advanced", Reply(body={"items": [], "quota_remaining": 0}))
+    so = source(server)
+    await ask(so)
+    assert "quota" in (so.unavailable_reason() or "")
+
+
+async def test_circuit_opens_after_repeated_failures(server: ReplayServer) -> None:
+    server.route("GET", "/search/advanced", Reply(503, {"error_id": 503, "error_name": "x"}))
+    so = source(server)
+    assert so.unavailable_reason() is None
+    for _ in range(3):
+        with pytest.raises(SourceError):
+            await ask(so)
+    assert "circuit open" in (so.unavailable_reason() or "")
+
+
+def test_html_to_text_keeps_code_fenced() -> None:
+    html = (
+        "<p>Use <code>reversed()</code>:</p><pre class='lang-py'><code>for x in reversed(a):\n"
+        "    print(x)\n</code></pre><ul><li>one</li><li>two</li></ul>"
+    )
+    text = html_to_text(html)
+    assert "Use `reversed()`:" in text
+    assert "```py\nfor x in reversed(a):\n    print(x)\n```" in text
+    assert "- one\n- two" in text
+
+
+async def test_no_network_is_a_skip_not_a_failure() -> None:
+    # `.invalid` never resolves (RFC 6761): this is what an offline machine sees for any host.
+    so = StackOverflowSource(base_url="http://api.stackexchange.invalid/2.3", timeout_s=2.0)
+    with pytest.raises(SourceError) as caught:
+        await ask(so)
+    assert caught.value.kind == "skipped"
+    assert "cannot be resolved" in caught.value.message
