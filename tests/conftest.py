@@ -8,6 +8,7 @@ import pytest
 
 from tests.support import Server, start_server, stop_server
 
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One LangGraph Server for the session's end-to-end tests."""

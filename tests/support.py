@@ -8,13 +8,13 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 
 REPO = Path(__file__).resolve().parents[1]
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def free_port() -> int:
@@ -34,17 +34,18 @@ class Server:
 
 
 def _read_url(log: Path, requested: int) -> str | None:
-    text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+    raw = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+    text = _ANSI.sub("", raw)
     # The server may move off a taken port silently: trust what it printed, not what we asked.
     found = re.findall(r"API: (http://127\.0\.0\.1:\d+)", text)
-    if found:
-        return found[-1]
-    if f":{requested}" in text and "Application startup complete" in text:
-        return f"http://127.0.0.1:{requested}"
+    if found and "Application started up" in text:
+        return str(found[-1])
     return None
 
 
-def start_server(tmp: Path, *, jobs: int = 4, extra_env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], Server]:
+def start_server(
+    tmp: Path, *, jobs: int = 4, extra_env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], Server]:
     """Start `langgraph dev` on a free port, logs and data outside the project folder."""
     home = tmp / "home"
     log = tmp / "server.log"
@@ -58,25 +59,44 @@ def start_server(tmp: Path, *, jobs: int = 4, extra_env: dict[str, str] | None =
         "HF_HUB_OFFLINE": "1",
         **(extra_env or {}),
     }
-    for key in ("OPENAI_API_KEY", "GOOGLE_API_KEY", "GITHUB_TOKEN", "TAVILY_API_KEY", "STACKEXCHANGE_KEY"):
+    for key in (
+        "OPENAI_API_KEY",
+        "GOOGLE_API_KEY",
+        "GITHUB_TOKEN",
+        "TAVILY_API_KEY",
+        "STACKEXCHANGE_KEY",
+    ):
         env.pop(key, None)
     langgraph = shutil.which("langgraph", path=str(REPO / ".venv" / "bin")) or "langgraph"
-    handle = log.open("wb")
-    proc = subprocess.Popen(
-        [
-            langgraph, "dev", "--host", "127.0.0.1", "--port", str(port), "--no-browser",
-            "--no-reload", "--n-jobs-per-worker", str(jobs), "--config", str(REPO / "langgraph.json"),
-        ],
-        cwd=tmp,
-        env=env,
-        stdout=handle,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    # The child keeps its own copy of the file descriptor; ours is closed straight away.
+    with log.open("wb") as handle:
+        proc = subprocess.Popen(
+            [
+                langgraph,
+                "dev",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--no-browser",
+                "--no-reload",
+                "--n-jobs-per-worker",
+                str(jobs),
+                "--config",
+                str(REPO / "langgraph.json"),
+            ],
+            cwd=tmp,
+            env=env,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"langgraph dev exited early:\n{log.read_text(errors='replace')[-4000:]}")
+            raise RuntimeError(
+                f"langgraph dev exited early:\n{log.read_text(errors='replace')[-4000:]}"
+            )
         url = _read_url(log, port)
         if url:
             try:

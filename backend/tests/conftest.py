@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+
 from codeweaver_runtime import Embedder, get_embedder
 
 

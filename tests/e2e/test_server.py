@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from langgraph_sdk import get_client
+from langgraph_sdk.client import LangGraphClient
 
 from tests.support import Server
 
@@ -14,8 +16,13 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 QUESTION = "How do I reverse a list in Python?"
 
 
-async def test_assistants_exist_for_every_graph(server: Server) -> None:
-    client = get_client(url=server.url)
+@pytest.fixture
+async def client(server: Server) -> AsyncIterator[LangGraphClient]:
+    async with get_client(url=server.url) as sdk:
+        yield sdk
+
+
+async def test_assistants_exist_for_every_graph(client: LangGraphClient) -> None:
     found = await client.assistants.search(limit=20)
     assert {a["graph_id"] for a in found} >= {
         "codeweaver",
@@ -26,8 +33,9 @@ async def test_assistants_exist_for_every_graph(server: Server) -> None:
     }
 
 
-async def test_question_streams_subgraph_nodes_and_lands_in_the_thread(server: Server) -> None:
-    client = get_client(url=server.url)
+async def test_question_streams_subgraph_nodes_and_lands_in_the_thread(
+    client: LangGraphClient,
+) -> None:
     thread = await client.threads.create()
     namespaces: set[str] = set()
     nodes: list[str] = []
@@ -58,8 +66,7 @@ async def test_question_streams_subgraph_nodes_and_lands_in_the_thread(server: S
     assert values["messages"][-1]["type"] == "ai"
 
 
-async def test_xray_graph_shows_subgraph_nodes(server: Server) -> None:
-    client = get_client(url=server.url)
+async def test_xray_graph_shows_subgraph_nodes(client: LangGraphClient) -> None:
     assistant = (await client.assistants.search(graph_id="codeweaver", limit=1))[0]
     graph = await client.assistants.get_graph(assistant["assistant_id"], xray=True)
     ids = {node["id"] for node in graph["nodes"]}
@@ -67,13 +74,15 @@ async def test_xray_graph_shows_subgraph_nodes(server: Server) -> None:
     assert any(i.startswith("cache_lookup:") for i in ids), ids
 
 
-async def test_thread_keeps_the_conversation_for_a_follow_up(server: Server) -> None:
-    client = get_client(url=server.url)
+async def test_thread_keeps_the_conversation_for_a_follow_up(client: LangGraphClient) -> None:
     thread = await client.threads.create()
     first = await client.runs.wait(
-        thread["thread_id"], "codeweaver", input={"messages": [{"role": "user", "content": QUESTION}]}
+        thread["thread_id"],
+        "codeweaver",
+        input={"messages": [{"role": "user", "content": QUESTION}]},
     )
-    assert isinstance(first, dict) and first["answer"]["citations"]
+    assert isinstance(first, dict)
+    assert first["answer"]["citations"]
     follow = await client.runs.wait(
         thread["thread_id"],
         "codeweaver",

@@ -73,12 +73,12 @@ async def run_question(
     on_node: Any = None,
 ) -> RunReport:
     """Ask one question in a thread, streaming node progress to `on_node`."""
-    from codeweaver_runtime import ModelCallCounter
     from langchain_core.messages import HumanMessage
 
     from codeweaver.context import Context
     from codeweaver.persistence import open_checkpointer
     from codeweaver.workflows.orchestration.graph import build_main_graph
+    from codeweaver_runtime import ModelCallCounter
 
     context = replace(Context(), **context_overrides)
     if not context.qdrant_url and not context.qdrant_path:
@@ -89,13 +89,14 @@ async def run_question(
     async with open_checkpointer(data_dir) as saver:
         graph = build_main_graph(checkpointer=saver)
         config: Any = {"configurable": {"thread_id": thread_id}, "callbacks": [counter]}
-        async for namespace, update in graph.astream(
+        stream: Any = graph.astream(
             {"messages": [HumanMessage(question)]},
             config,
             context=context,
             stream_mode="updates",
             subgraphs=True,
-        ):
+        )
+        async for namespace, update in stream:
             for node in update or {}:
                 path = _node_path(namespace, node)
                 nodes.append(path)
@@ -130,9 +131,7 @@ async def run_question(
         thread_id=thread_id,
         seconds=round(time.perf_counter() - started, 3),
         warning=answer.warning if answer else None,
-        flow=[
-            {"node": s.node, "ms": round(s.duration_ms, 1)} for s in values.get("flow", [])
-        ],
+        flow=[{"node": s.node, "ms": round(s.duration_ms, 1)} for s in values.get("flow", [])],
     )
 
 
@@ -158,7 +157,8 @@ def _print_report(report: RunReport) -> None:
     hit = " · cache hit" if report.cache_hit else ""
     err.print(
         f"[dim]route {report.route} ({report.routing_reason}){hit} · "
-        f"{report.model_calls} model call(s) · {report.seconds:.1f}s · thread {report.thread_id}[/dim]"
+        f"{report.model_calls} model call(s) · {report.seconds:.1f}s · "
+        f"thread {report.thread_id}[/dim]"
     )
 
 
@@ -177,7 +177,8 @@ def ask(
 ) -> None:
     """Ask one question: streams which step is running, then the answer and its sources."""
     if not question.strip():
-        err.print("[red]The question is empty.[/red] Example: codeweaver ask \"How do I reverse a list in Python?\"")
+        err.print("[red]The question is empty.[/red] Ask something, for example:")
+        err.print('  codeweaver ask "How do I reverse a list in Python?"')
         raise typer.Exit(code=2)
     overrides: dict[str, Any] = {}
     if model:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from langgraph.runtime import Runtime
+
 from codeweaver_cache import CacheContext
 from codeweaver_search import SearchContext
-from langgraph.runtime import Runtime
 
 
 @dataclass(kw_only=True)

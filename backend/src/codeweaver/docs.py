@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
+
+from langgraph.pregel import Pregel
 
 BEGIN = "<!-- BEGIN GENERATED DIAGRAMS (python -m codeweaver.docs) -->"
 END = "<!-- END GENERATED DIAGRAMS -->"
@@ -15,15 +18,14 @@ END = "<!-- END GENERATED DIAGRAMS -->"
 
 def diagrams() -> str:
     """Mermaid for the main graph (with subgraphs expanded) and each subgraph on its own."""
-    from codeweaver_cache.graph import build_cache_lookup_graph, build_cache_store_graph
-    from codeweaver_search.graph import build_search_graph
-
     from codeweaver.workflows.orchestration.graph import (
         build_main_graph,
         build_multi_question_app,
     )
+    from codeweaver_cache.graph import build_cache_lookup_graph, build_cache_store_graph
+    from codeweaver_search.graph import build_search_graph
 
-    sections = [
+    sections: list[tuple[str, Pregel[Any, Any, Any, Any], int]] = [
         ("Main graph (`codeweaver`), subgraphs expanded", build_main_graph(), 1),
         ("Search subgraph (`search`)", build_search_graph(), 0),
         ("Cache lookup subgraph (`cache_lookup`)", build_cache_lookup_graph(), 0),

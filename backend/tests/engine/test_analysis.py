@@ -1,4 +1,6 @@
 import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+
 from codeweaver.engine.analysis import (
     analyze_offline,
     canonical_question,
@@ -6,7 +8,6 @@ from codeweaver.engine.analysis import (
     exception_line,
 )
 from codeweaver_runtime import Embedder
-from langchain_core.messages import AIMessage, HumanMessage
 
 HISTORY = [
     HumanMessage("How do I reverse a list in Python?"),
@@ -19,7 +20,7 @@ def test_greetings_and_thanks_leave_the_cache_key() -> None:
 
 
 def test_exception_line_is_the_last_error_of_a_trace() -> None:
-    trace = 'Traceback (most recent call last):\n  File "a.py", line 1\nKeyError: \'name\''
+    trace = "Traceback (most recent call last):\n  File \"a.py\", line 1\nKeyError: 'name'"
     assert exception_line(trace) == "KeyError: 'name'"
 
 
@@ -62,7 +63,9 @@ async def test_korean_question(embedder: Embedder) -> None:
 
 
 async def test_stack_trace_only_searches_for_the_exception(embedder: Embedder) -> None:
-    trace = 'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\nKeyError: \'name\''
+    trace = (
+        "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nKeyError: 'name'"
+    )
     analysis = await analyze_offline(trace, [], embedder)
     assert analysis.intent == "debugging"
     assert analysis.standalone_question == "KeyError: 'name'"

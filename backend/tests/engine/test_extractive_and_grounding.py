@@ -48,7 +48,8 @@ def test_code_blocks_find_doctests() -> None:
 
 async def test_offline_answer_cites_only_retrieved_evidence(embedder: Embedder) -> None:
     answer = await extractive_answer(LEARNING.standalone_question, LEARNING, [SEQ, SLICE], embedder)
-    assert answer.offline and answer.grounded
+    assert answer.offline
+    assert answer.grounded
     assert "without a language model" in answer.text
     used = {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)}
     assert used == {c.n for c in answer.citations}
@@ -59,13 +60,16 @@ async def test_offline_answer_cites_only_retrieved_evidence(embedder: Embedder) 
 
 async def test_no_evidence_is_a_degraded_answer_not_a_guess(embedder: Embedder) -> None:
     answer = await extractive_answer("q", LEARNING, [], embedder)
-    assert answer.degraded and not answer.grounded and not answer.citations
+    assert answer.degraded
+    assert not answer.grounded
+    assert not answer.citations
 
 
 async def test_korean_headings(embedder: Embedder) -> None:
     korean = LEARNING.model_copy(update={"language": "ko"})
     answer = await extractive_answer("파이썬에서 리스트를 뒤집는 방법은?", korean, [SEQ], embedder)
-    assert "개념" in answer.text and "언어 모델 없이" in answer.text
+    assert "개념" in answer.text
+    assert "언어 모델 없이" in answer.text
 
 
 def _answer(text: str, *citations: Citation) -> Answer:
@@ -78,7 +82,8 @@ def _cite(n: int, ev: Evidence) -> Citation:
 
 def test_unresolved_citation_is_not_grounded() -> None:
     grade = check_grounding(_answer("Use reverse() in place [2].", _cite(1, SEQ)), [SEQ])
-    assert not grade.grounded and grade.unresolved_citations == [2]
+    assert not grade.grounded
+    assert grade.unresolved_citations == [2]
 
 
 def test_citation_to_evidence_not_retrieved_is_unresolved() -> None:
@@ -89,7 +94,8 @@ def test_citation_to_evidence_not_retrieved_is_unresolved() -> None:
 def test_unsupported_claim_is_caught() -> None:
     text = "Python lists are implemented as balanced red-black trees with logarithmic lookup [1]."
     grade = check_grounding(_answer(text, _cite(1, SEQ)), [SEQ])
-    assert not grade.grounded and grade.unsupported_claims
+    assert not grade.grounded
+    assert grade.unsupported_claims
 
 
 def test_answer_without_citations_is_not_grounded() -> None:

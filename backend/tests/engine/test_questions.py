@@ -1,4 +1,5 @@
 import pytest
+
 from codeweaver.engine.questions import guard_too_many, prose_only, scan_questions
 
 
@@ -40,5 +41,7 @@ def test_question_marks_inside_code_are_not_questions() -> None:
 
 
 def test_stack_trace_lines_are_not_prose() -> None:
-    trace = 'Traceback (most recent call last):\n  File "x.py", line 3, in <module>\nKeyError: \'a\''
+    trace = (
+        "Traceback (most recent call last):\n  File \"x.py\", line 3, in <module>\nKeyError: 'a'"
+    )
     assert prose_only(trace).strip() == ""

@@ -5,6 +5,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from langchain_core.messages import HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
 from codeweaver.context import Context
 from codeweaver.persistence import schema_serializer
 from codeweaver.workflows.orchestration.graph import build_main_graph
@@ -12,8 +15,6 @@ from codeweaver_cache import SemanticCache
 from codeweaver_runtime import ChatModels, Embedder, ModelCallCounter, open_qdrant
 from codeweaver_runtime.text import content_words
 from codeweaver_schema import Evidence, Intent, LocalMeta, SourceName, stable_id
-from langchain_core.messages import HumanMessage
-from langgraph.checkpoint.memory import InMemorySaver
 
 DOCS = {
     "reverse": (
@@ -52,7 +53,9 @@ class KeywordSource:
     def unavailable_reason(self) -> str | None:
         return None
 
-    async def search(self, query: str, *, intent: Intent, language: str, limit: int) -> list[Evidence]:
+    async def search(
+        self, query: str, *, intent: Intent, language: str, limit: int
+    ) -> list[Evidence]:
         self.queries.append(query)
         asked = set(content_words(query))
         scored = []

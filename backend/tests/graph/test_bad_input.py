@@ -22,7 +22,8 @@ async def test_huge_input_is_bounded_with_a_notice(make_harness: MakeHarness) ->
     assert len(text) > 100_000
     values, _, _ = await h.ask(text)
     assert len(values["question"]) <= 4_001
-    assert values["notices"] and "only the first 4,000" in values["notices"][0]
+    assert values["notices"]
+    assert "only the first 4,000" in values["notices"][0]
     assert values["answer"].text.startswith("_Your message was")
 
 

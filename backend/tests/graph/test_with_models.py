@@ -5,10 +5,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from codeweaver.workflows.orchestration.prompts import GradeVerdict, PlanAndAnalysis, PlannedQuestion
+from langchain_core.messages import BaseMessage
+
+from codeweaver.workflows.orchestration.prompts import (
+    GradeVerdict,
+    PlanAndAnalysis,
+    PlannedQuestion,
+)
 from codeweaver_runtime import StaticChatModels
 from codeweaver_runtime.testing import ScriptedChatModel
-from langchain_core.messages import BaseMessage
 
 from .conftest import MakeHarness
 
@@ -67,14 +72,17 @@ async def test_model_answer_costs_plan_answer_grade(make_harness: MakeHarness) -
     assert calls == len(model.calls) <= 4
 
 
-async def test_ungrounded_answer_is_regenerated_then_delivered_with_a_warning(make_harness: MakeHarness) -> None:
+async def test_ungrounded_answer_is_regenerated_then_delivered_with_a_warning(
+    make_harness: MakeHarness,
+) -> None:
     model = scripted("Lists are stored as red-black trees with logarithmic indexing [1].")
     h = make_harness(models=StaticChatModels(model), answer_max_regenerations=1)
     values, nodes, _ = await h.ask(QUESTION)
     assert nodes.count("answer") == 2
     answer = values["answer"]
     assert not answer.grounded
-    assert answer.warning and "could not be fully checked" in answer.warning
+    assert answer.warning
+    assert "could not be fully checked" in answer.warning
     assert not values["cache_stored"]
 
 
@@ -84,13 +92,17 @@ async def test_failing_model_falls_back_to_the_offline_engine(make_harness: Make
 
     h = make_harness(models=StaticChatModels(ScriptedChatModel(responder=broken)))
     values, _, _ = await h.ask(QUESTION)
-    assert values["answer"].offline and values["answer"].citations
+    assert values["answer"].offline
+    assert values["answer"].citations
     assert any(e.kind == "model" for e in values["errors"])
     assert values["answer"].degraded
 
 
-async def test_guard_overrides_a_model_that_misses_the_third_question(make_harness: MakeHarness) -> None:
+async def test_guard_overrides_a_model_that_misses_the_third_question(
+    make_harness: MakeHarness,
+) -> None:
     model = scripted("unused")
     h = make_harness(models=StaticChatModels(model))
     values, _, _ = await h.ask("What is a list? What is a tuple? What is a set?")
-    assert values["plan"].guard_applied and values["routing"].route == "too_many"
+    assert values["plan"].guard_applied
+    assert values["routing"].route == "too_many"

@@ -10,12 +10,12 @@ import re
 from collections.abc import Sequence
 
 import numpy as np
-from codeweaver_runtime import Embedder
-from codeweaver_runtime.text import collapse_whitespace, content_words, detect_language
-from codeweaver_schema import Analysis, Intent, QuestionType
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from codeweaver.engine.questions import prose_only
+from codeweaver_runtime import Embedder
+from codeweaver_runtime.text import collapse_whitespace, content_words, detect_language
+from codeweaver_schema import Analysis, Intent, QuestionType
 
 _DEBUGGING = re.compile(
     r"traceback|stack ?trace|\b\w+(error|exception)\b|\berror\b|\bexception\b|\bfail(s|ed|ing)?\b"

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from codeweaver_runtime import Embedder
 from codeweaver_runtime.text import collapse_whitespace, content_words, split_sentences, truncate
 from codeweaver_schema import Analysis, Answer, Citation, Evidence, Intent, LocalMeta
@@ -28,10 +29,16 @@ _PITFALL = re.compile(
     r"returns? None|mutable|deprecated|not\b)",
     re.IGNORECASE,
 )
-_CAUSE = re.compile(r"\b(because|when|if|raised|raises|occurs|happens|caused|error|exception)\b", re.I)
+_CAUSE = re.compile(
+    r"\b(because|when|if|raised|raises|occurs|happens|caused|error|exception)\b", re.I
+)
 _FIX = re.compile(r"\b(use|instead|should|can|to avoid|fix|call|pass|set|replace|try)\b", re.I)
-_HIGH = re.compile(r"\b(security|unsafe|vulnerab\w*|injection|data loss|never|must not|deprecated)\b", re.I)
-_MEDIUM = re.compile(r"\b(should|avoid|instead|performance|slow|inefficient|error-prone|bug)\b", re.I)
+_HIGH = re.compile(
+    r"\b(security|unsafe|vulnerab\w*|injection|data loss|never|must not|deprecated)\b", re.I
+)
+_MEDIUM = re.compile(
+    r"\b(should|avoid|instead|performance|slow|inefficient|error-prone|bug)\b", re.I
+)
 
 OFFLINE_NOTE = {
     "en": "_Answered offline, without a language model: the text below is quoted from the "
@@ -117,7 +124,7 @@ class _Citations:
 
 
 def plain(text: str) -> str:
-    """reST and table markup reduced to readable text; code blocks untouched."""
+    """ReST and table markup reduced to readable text; code blocks untouched."""
     lines = []
     for line in text.splitlines():
         if _TABLE_BORDER.match(line):
@@ -192,8 +199,14 @@ async def _score(question: str, units: list[_Unit], embedder: Embedder) -> None:
         unit.score = float(sim) + 0.25 * overlap - 0.02 * unit.item
 
 
-def _best(units: list[_Unit], k: int, *, used: set[str], pattern: re.Pattern[str] | None = None,
-          min_score: float = 0.15) -> list[_Unit]:
+def _best(
+    units: list[_Unit],
+    k: int,
+    *,
+    used: set[str],
+    pattern: re.Pattern[str] | None = None,
+    min_score: float = 0.15,
+) -> list[_Unit]:
     chosen: list[_Unit] = []
     for unit in sorted(units, key=lambda u: u.score, reverse=True):
         if unit.is_code or unit.text in used or unit.score < min_score:
@@ -252,7 +265,10 @@ def _compose(intent: Intent, units: list[_Unit], cites: _Citations, h: dict[str,
         for level in ("high", "medium", "low"):
             group = [u for u in findings if _severity(u.text) == level]
             if group:
-                out += [f"- _{h[level]}_:", *(f"  {line}" for line in _sentence_lines(group, cites))]
+                out += [
+                    f"- _{h[level]}_:",
+                    *(f"  {line}" for line in _sentence_lines(group, cites)),
+                ]
     else:
         concept = _best(units, 3, used=used)
         out += [f"**{h['concept']}**", *_sentence_lines(concept, cites)]

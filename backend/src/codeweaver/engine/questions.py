@@ -14,7 +14,8 @@ from codeweaver_runtime.text import collapse_whitespace, content_words
 _FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _TRACE_LINE = re.compile(
-    r"^\s*(Traceback \(most recent call last\)|File \".*\", line \d+|at [\w.$]+\(.*\)|\w+(Error|Exception)\b.*:)"
+    r"^\s*(Traceback \(most recent call last\)|File \".*\", line \d+|at [\w.$]+\(.*\)"
+    r"|\w+(Error|Exception)\b.*:)"
 )
 _INDENTED_CODE = re.compile(r"^(?: {4}|\t)\S")
 _NUMBERED = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|[-*•]|Q\d{1,2}[:.)]|[a-z][.)])\s+", re.IGNORECASE)
@@ -98,5 +99,5 @@ def scan_questions(text: str) -> QuestionScan:
 
 
 def guard_too_many(scan: QuestionScan) -> bool:
-    """Three or more question marks, or three or more candidates: too many, whatever a model says."""
+    """Three or more question marks or candidates: too many, whatever a model says."""
     return scan.question_marks >= 3 or len(scan.candidates) >= 3

@@ -1,0 +1,1 @@
+"""Workflows: the graphs the application assembles from its packages."""

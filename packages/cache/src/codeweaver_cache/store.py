@@ -695,7 +695,8 @@ def _sources(answer: Answer) -> list[str]:
 
 
 def _is_local(client: AsyncQdrantClient) -> bool:
-    return type(getattr(client, "_client", None)).__name__ == "AsyncQdrantLocal"
+    options = client.init_options
+    return options.get("location") == ":memory:" or options.get("path") is not None
 
 
 _INDEXED_FIELDS: dict[str, models.PayloadSchemaType] = {

@@ -1,0 +1,1 @@
+"""The main graph: plan, route, answer one question, two in parallel, or decline."""

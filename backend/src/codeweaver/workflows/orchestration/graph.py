@@ -1,4 +1,4 @@
-"""The main graph: plan, route, then answer one question, two in parallel, or decline.
+r"""The main graph: plan, route, then answer one question, two in parallel, or decline.
 
 ```
 START -> plan -> route -single-> analyze -clarification-> answer_with_history -> END
@@ -20,12 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from codeweaver_cache import SemanticCache, build_cache_lookup_graph, build_cache_store_graph
-from codeweaver_multi_question import MultiOutput, WorkerInput, build_multi_question_graph
-from codeweaver_runtime import ChatModels, Embedder, traced
-from codeweaver_schema import InputState, SourceName
-from codeweaver_search import Source, build_search_graph
-from langgraph.errors import NodeError
+from langgraph.errors import NodeError, NodeTimeoutError
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Checkpointer, Command, RetryPolicy
@@ -45,23 +40,45 @@ from codeweaver.workflows.orchestration.nodes.answering import (
     make_grade_node,
     prepare_question,
 )
-from codeweaver.workflows.orchestration.nodes.common import Collaborators, error
+from codeweaver.workflows.orchestration.nodes.common import Collaborators
 from codeweaver.workflows.orchestration.nodes.planning import (
     make_analyze_node,
     make_plan_node,
 )
 from codeweaver.workflows.orchestration.nodes.routing import empty_input, route, too_many
 from codeweaver.workflows.orchestration.state import MainOutput, MainState, WorkerState
+from codeweaver_cache import SemanticCache, build_cache_lookup_graph, build_cache_store_graph
+from codeweaver_multi_question import MultiOutput, WorkerInput, build_multi_question_graph
+from codeweaver_runtime import (
+    ChatModels,
+    Embedder,
+    EmbeddingError,
+    add_node_with_fallback,
+    traced,
+)
+from codeweaver_schema import ErrorKind, ErrorRecord, InputState, SourceName
+from codeweaver_search import Source, build_search_graph
 
 MODEL_NODE_TIMEOUT_S = 180.0
 """Backstop per node; each model call has its own, shorter timeout from the context."""
 
 
+def _kind_of(failure: BaseException) -> ErrorKind:
+    if isinstance(failure, NodeTimeoutError | TimeoutError):
+        return "timeout"
+    if isinstance(failure, EmbeddingError):
+        return "embedding"
+    return "store" if "cache" in type(failure).__module__ else "model"
+
+
 def _continue_without(node: str, goto: str) -> Any:
     """An error handler: record the failure and carry on at `goto`."""
 
-    def handle(state: MainState, error_info: NodeError) -> Command[str]:
-        record = error(node, "model", f"{type(error_info.error).__name__}: {error_info.error}")
+    def handle(state: MainState, error: NodeError) -> Command[str]:
+        failure = error.error
+        record = ErrorRecord(
+            node=node, kind=_kind_of(failure), message=f"{type(failure).__name__}: {failure}"
+        )
         return Command(update={"errors": [record]}, goto=goto)
 
     return handle
@@ -93,18 +110,32 @@ class _Pipeline:
         """Add analyze -> cache_lookup -> search -> answer -> grade -> cache_store -> `done`."""
         retry = RetryPolicy(max_attempts=2)
         builder.add_node("analyze", self.analyze, timeout=MODEL_NODE_TIMEOUT_S)
-        builder.add_node(
-            "cache_lookup", self.cache_lookup, error_handler=_continue_without("cache_lookup", "search")
+        add_node_with_fallback(
+            builder,
+            "cache_lookup",
+            self.cache_lookup,
+            error_handler=_continue_without("cache_lookup", "search"),
+            fallback_to="search",
         )
-        builder.add_node(
-            "search", self.search, error_handler=_continue_without("search", "answer")
+        add_node_with_fallback(
+            builder,
+            "search",
+            self.search,
+            error_handler=_continue_without("search", "answer"),
+            fallback_to="answer",
         )
         builder.add_node("answer", self.answer, timeout=MODEL_NODE_TIMEOUT_S, retry_policy=retry)
         builder.add_node("grade", self.grade, timeout=MODEL_NODE_TIMEOUT_S, retry_policy=retry)
-        builder.add_node(
-            "cache_store", self.cache_store, error_handler=_continue_without("cache_store", done)
+        add_node_with_fallback(
+            builder,
+            "cache_store",
+            self.cache_store,
+            error_handler=_continue_without("cache_store", done),
+            fallback_to=done,
         )
-        builder.add_conditional_edges("cache_lookup", route_after_cache, {"hit": done, "miss": "search"})
+        builder.add_conditional_edges(
+            "cache_lookup", route_after_cache, {"hit": done, "miss": "search"}
+        )
         builder.add_edge("search", "answer")
         builder.add_edge("answer", "grade")
         builder.add_conditional_edges("grade", route_after_grade, ["answer", "cache_store"])
@@ -135,9 +166,7 @@ def build_multi_question_app(
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The multi-question subgraph with the single-question pipeline as its worker."""
     pipeline = _Pipeline(models=models, embedder=embedder, sources=sources, cache=cache)
-    return build_multi_question_graph(
-        worker=build_worker_graph(pipeline), context_schema=Context
-    )
+    return build_multi_question_graph(worker=build_worker_graph(pipeline), context_schema=Context)
 
 
 def build_main_graph(
@@ -166,7 +195,9 @@ def build_main_graph(
     builder.add_node("route", traced("route")(route))
     builder.add_node("too_many", traced("too_many")(too_many))
     builder.add_node("empty_input", traced("empty_input")(empty_input))
-    builder.add_node("answer_with_history", pipeline.answer_with_history, timeout=MODEL_NODE_TIMEOUT_S)
+    builder.add_node(
+        "answer_with_history", pipeline.answer_with_history, timeout=MODEL_NODE_TIMEOUT_S
+    )
     builder.add_node(
         "multi_question",
         build_multi_question_graph(worker=build_worker_graph(pipeline), context_schema=Context),

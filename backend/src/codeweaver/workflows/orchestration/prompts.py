@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from codeweaver_schema import Evidence, Intent, PlanKind, QuestionType
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
+
+from codeweaver_schema import Evidence, Intent, PlanKind, QuestionType
 
 PLANNER_SYSTEM = """You plan the work of CodeWeaver, an assistant that answers programming \
 questions with cited sources. Given the conversation so far and the user's new message:

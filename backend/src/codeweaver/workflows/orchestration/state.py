@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from typing_extensions import TypedDict
+
 from codeweaver_cache import CacheState
 from codeweaver_multi_question import MultiOutput, MultiState, WorkerInput
 from codeweaver_schema import (
@@ -14,12 +18,9 @@ from codeweaver_schema import (
     FlowStep,
     Plan,
     RoutingDecision,
+    merge_by_id,
 )
-from codeweaver_schema import merge_by_id
 from codeweaver_search import SearchState
-from langchain_core.messages import AnyMessage
-from langgraph.graph.message import add_messages
-from typing_extensions import TypedDict
 
 
 class MainState(SearchState, CacheState, MultiState, total=False):

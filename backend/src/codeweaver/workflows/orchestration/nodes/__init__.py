@@ -1,0 +1,1 @@
+"""Node functions of the main graph, one module per concern."""

@@ -10,26 +10,6 @@ import re
 from typing import Any
 
 import numpy as np
-from codeweaver_runtime import (
-    ChatModels,
-    ModelCallError,
-    call_structured,
-    call_text,
-    resolve_chat_models,
-)
-from codeweaver_runtime.text import content_words, split_sentences
-from codeweaver_schema import (
-    SOURCE_LABELS,
-    Answer,
-    Citation,
-    ErrorRecord,
-    Evidence,
-    Grade,
-    LocalMeta,
-    QuestionAnswer,
-    answer_message,
-    stable_id,
-)
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
@@ -54,6 +34,26 @@ from codeweaver.workflows.orchestration.prompts import (
     history_messages,
 )
 from codeweaver.workflows.orchestration.state import MainState, WorkerState
+from codeweaver_runtime import (
+    ChatModels,
+    ModelCallError,
+    call_structured,
+    call_text,
+    resolve_chat_models,
+)
+from codeweaver_runtime.text import content_words, split_sentences
+from codeweaver_schema import (
+    SOURCE_LABELS,
+    Answer,
+    Citation,
+    ErrorRecord,
+    Evidence,
+    Grade,
+    LocalMeta,
+    QuestionAnswer,
+    answer_message,
+    stable_id,
+)
 
 ANSWER_TAG = "codeweaver:answer"
 _MARKER = re.compile(r"\[(\d{1,3})\]")
@@ -218,9 +218,7 @@ def _previous_answer(state: MainState) -> tuple[AIMessage | None, list[Citation]
     return None, []
 
 
-def make_answer_with_history_node(
-    models: ChatModels | None, collaborators: Collaborators
-) -> Any:
+def make_answer_with_history_node(models: ChatModels | None, collaborators: Collaborators) -> Any:
     """The `answer_with_history` node: a follow-up answered from the thread, no search."""
 
     async def answer_with_history(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -297,6 +295,14 @@ async def _follow_up_offline(
 _RENUMBER = re.compile(r"\[(\d{1,3})\]")
 
 
+def _renumber(text: str, mapping: dict[int, int]) -> str:
+    def replace(match: re.Match[str]) -> str:
+        n = int(match.group(1))
+        return f"[{mapping.get(n, n)}]"
+
+    return _RENUMBER.sub(replace, text)
+
+
 def combine_answers(answers: list[QuestionAnswer]) -> Answer:
     """One Markdown answer with a section per question and globally numbered citations."""
     sections: list[str] = []
@@ -304,9 +310,7 @@ def combine_answers(answers: list[QuestionAnswer]) -> Answer:
     offset = 0
     for qa in sorted(answers, key=lambda a: a.index):
         mapping = {c.n: c.n + offset for c in qa.answer.citations}
-        text = _RENUMBER.sub(
-            lambda m, mp=mapping: f"[{mp.get(int(m.group(1)), int(m.group(1)))}]", qa.answer.text
-        )
+        text = _renumber(qa.answer.text, mapping)
         section = f"## {qa.index + 1}. {qa.question}\n\n{text}"
         if qa.answer.warning:
             section += f"\n\n> ⚠️ {qa.answer.warning}"

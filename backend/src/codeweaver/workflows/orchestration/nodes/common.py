@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from codeweaver_runtime import Embedder, get_embedder
-from codeweaver_schema import ErrorKind, ErrorRecord
 from langchain_core.messages import AnyMessage, BaseMessage, HumanMessage
 
 from codeweaver.context import Context
+from codeweaver_runtime import Embedder, get_embedder
+from codeweaver_schema import ErrorKind, ErrorRecord
 
 
 def message_text(message: BaseMessage) -> str:

@@ -10,12 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from codeweaver_cache import fresh_cache_fields
-from codeweaver_multi_question import fresh_multi_fields
-from codeweaver_runtime import ChatModels, ModelCallError, call_structured, resolve_chat_models
-from codeweaver_runtime.text import clean_text, detect_language, truncate
-from codeweaver_schema import Analysis, ErrorRecord, Plan, fresh_turn
-from codeweaver_search import fresh_search_fields
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
@@ -29,6 +23,12 @@ from codeweaver.workflows.orchestration.nodes.common import (
 )
 from codeweaver.workflows.orchestration.prompts import PlanAndAnalysis, planner_messages
 from codeweaver.workflows.orchestration.state import MainState, fresh_main_fields
+from codeweaver_cache import fresh_cache_fields
+from codeweaver_multi_question import fresh_multi_fields
+from codeweaver_runtime import ChatModels, ModelCallError, call_structured, resolve_chat_models
+from codeweaver_runtime.text import clean_text, detect_language, truncate
+from codeweaver_schema import Analysis, ErrorRecord, Plan, fresh_turn
+from codeweaver_search import fresh_search_fields
 
 TRUNCATION_NOTICE = "Your message was {n:,} characters long; only the first {limit:,} were read."
 
@@ -78,8 +78,9 @@ def _model_plan(result: PlanAndAnalysis, question: str) -> Plan:
     if kind == "multiple_questions" and len(planned) < 2:
         kind = "single_topic"
     if kind == "too_many":
-        return Plan(kind="too_many", questions=[q.question for q in result.questions],
-                    reason=result.reason)
+        return Plan(
+            kind="too_many", questions=[q.question for q in result.questions], reason=result.reason
+        )
     if kind == "single_topic":
         planned = planned[:1]
     analyses = [

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from codeweaver.workflows.orchestration.state import MainState
 from codeweaver_runtime.text import detect_language, truncate
 from codeweaver_schema import Answer, RoutingDecision, answer_message
-
-from codeweaver.workflows.orchestration.state import MainState
 
 TOO_MANY = {
     "en": (
@@ -22,8 +21,8 @@ TOO_MANY = {
 }
 EMPTY = {
     "en": "Your message has no question in it. Ask me a programming question, for example: "
-    "\"How do I reverse a list in Python?\"",
-    "ko": "메시지에 질문이 없습니다. 예를 들어 \"파이썬에서 리스트를 뒤집는 방법은?\"처럼 "
+    '"How do I reverse a list in Python?"',
+    "ko": '메시지에 질문이 없습니다. 예를 들어 "파이썬에서 리스트를 뒤집는 방법은?"처럼 '
     "프로그래밍 질문을 해 주세요.",
 }
 
@@ -56,9 +55,7 @@ async def too_many(state: MainState) -> dict[str, Any]:
     language = detect_language(state.get("question", ""))
     template = TOO_MANY.get(language, TOO_MANY["en"])
     listing = "\n".join(f"{i}. {truncate(q, 200)}" for i, q in enumerate(questions, start=1))
-    answer = Answer(
-        text=template.format(n=len(questions), listing=listing), language=language
-    )
+    answer = Answer(text=template.format(n=len(questions), listing=listing), language=language)
     return {"answer": answer, "messages": [answer_message(answer)]}
 
 

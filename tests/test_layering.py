@@ -1,0 +1,51 @@
+"""Dependencies point one way: schema <- runtime <- subgraph packages <- backend."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGES = {
+    "schema": "codeweaver_schema",
+    "runtime": "codeweaver_runtime",
+    "search": "codeweaver_search",
+    "cache": "codeweaver_cache",
+    "multi_question": "codeweaver_multi_question",
+}
+ALLOWED = {
+    "codeweaver_schema": set(),
+    "codeweaver_runtime": {"codeweaver_schema"},
+    "codeweaver_search": {"codeweaver_schema", "codeweaver_runtime"},
+    "codeweaver_cache": {"codeweaver_schema", "codeweaver_runtime"},
+    "codeweaver_multi_question": {"codeweaver_schema"},
+}
+OURS = {*PACKAGES.values(), "codeweaver"}
+
+
+def imported_roots(path: Path) -> set[str]:
+    roots: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            roots.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            roots.add(node.module.split(".")[0])
+    return roots & OURS
+
+
+@pytest.mark.parametrize("folder", sorted(PACKAGES))
+def test_package_imports_only_what_it_may(folder: str) -> None:
+    module = PACKAGES[folder]
+    src = REPO / "packages" / folder / "src" / module
+    for path in src.rglob("*.py"):
+        wrong = imported_roots(path) - ALLOWED[module] - {module}
+        assert not wrong, f"{path.relative_to(REPO)} imports {sorted(wrong)}"
+
+
+@pytest.mark.parametrize("folder", sorted(PACKAGES))
+def test_package_declares_what_it_imports(folder: str) -> None:
+    pyproject = (REPO / "packages" / folder / "pyproject.toml").read_text(encoding="utf-8")
+    for dependency in ALLOWED[PACKAGES[folder]]:
+        assert f'"{dependency.replace("_", "-")}"' in pyproject
