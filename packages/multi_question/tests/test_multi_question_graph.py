@@ -2,11 +2,12 @@ import asyncio
 import time
 from typing import Any
 
-from codeweaver_multi_question import MultiOutput, WorkerInput, build_multi_question_graph
-from codeweaver_schema import Answer, Plan, QuestionAnswer, stable_id
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from typing_extensions import TypedDict
+
+from codeweaver_multi_question import MultiOutput, WorkerInput, build_multi_question_graph
+from codeweaver_schema import Answer, Plan, QuestionAnswer, stable_id
 
 
 class WorkerState(WorkerInput, MultiOutput, total=False):

@@ -27,9 +27,7 @@ def build_multi_question_graph(
         worker: compiled single-question graph; input `WorkerInput`, output `multi_answers`.
         context_schema: the run context the worker reads (the parent's, when added as a node).
     """
-    builder = StateGraph(
-        MultiState, output_schema=MultiOutput, context_schema=context_schema
-    )
+    builder = StateGraph(MultiState, output_schema=MultiOutput, context_schema=context_schema)
     builder.add_node(WORKER, worker)
     builder.add_conditional_edges(START, route_questions, [WORKER])
     builder.add_edge(WORKER, END)

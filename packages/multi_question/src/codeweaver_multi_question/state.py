@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from codeweaver_schema import OrchestrationState, Plan, QuestionAnswer, merge_by_id
 from langgraph.types import Overwrite
 from typing_extensions import TypedDict
+
+from codeweaver_schema import OrchestrationState, Plan, QuestionAnswer, merge_by_id
 
 
 class MultiState(OrchestrationState, total=False):

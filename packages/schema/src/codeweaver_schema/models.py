@@ -20,7 +20,15 @@ QuestionType = Literal["clarification", "new_topic", "independent"]
 Intent = Literal["debugging", "learning", "code_review"]
 SourceName = Literal["stackoverflow", "github", "docs", "local"]
 ErrorKind = Literal[
-    "skipped", "timeout", "http", "rate_limited", "malformed", "model", "embedding", "store", "input"
+    "skipped",
+    "timeout",
+    "http",
+    "rate_limited",
+    "malformed",
+    "model",
+    "embedding",
+    "store",
+    "input",
 ]
 
 SOURCE_LABELS: dict[SourceName, str] = {
