@@ -78,7 +78,7 @@ async def run_question(
     from codeweaver.context import Context
     from codeweaver.persistence import open_checkpointer
     from codeweaver.workflows.orchestration.graph import build_main_graph
-    from codeweaver_runtime import ModelCallCounter
+    from codeweaver_runtime import ModelCallCounter, close_qdrant_clients
 
     context = replace(Context(), **context_overrides)
     if not context.qdrant_url and not context.qdrant_path:
@@ -103,6 +103,7 @@ async def run_question(
                 if on_node is not None:
                     on_node(path)
         values = (await graph.aget_state(config)).values
+    await close_qdrant_clients()
     answer = values.get("answer")
     routing = values.get("routing")
     analysis = values.get("analysis")

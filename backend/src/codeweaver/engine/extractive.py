@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from codeweaver.engine.grounding import stems
 from codeweaver_runtime import Embedder
 from codeweaver_runtime.text import collapse_whitespace, content_words, split_sentences, truncate
 from codeweaver_schema import Analysis, Answer, Citation, Evidence, Intent, LocalMeta
@@ -24,6 +25,13 @@ _FENCED = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 _TABLE_BORDER = re.compile(r"^\s*[+|]?[-=+]{3,}[-=+|\s]*$")
 _ROLE = re.compile(r":[\w:.-]+:`~?([^`<]*?)(?:\s*<[^>]*>)?`")
 _DOUBLE_BACKTICK = re.compile(r"``([^`]+)``")
+_QUOTED_CODE = re.compile(r'"([A-Za-z_][\w.]*(?:\(\))?)"')
+_FOOTNOTE = re.compile(r"\(\d+\)")
+_CODE_START = re.compile(
+    r"^\s*(>>>|\.\.\.|import |from \S+ import|def |class |return\b|for .* in .*:|while .*:|"
+    r"if .*:|elif |else:|try:|except|with .*:|@\w+|#|//|\$ )"
+)
+_CODE_INSIDE = re.compile(r"\s(=|==|\+=|-=|!=|:=|->)\s|;\s*$|\w\[[^\]]*\]\s*=|^\s*\w+\(.*\)\s*$")
 _PITFALL = re.compile(
     r"\b(note|warning|beware|careful|caution|never|must|only|however|instead|in place|"
     r"returns? None|mutable|deprecated|not\b)",
@@ -123,39 +131,91 @@ class _Citations:
         return citations
 
 
+def _table_rows(lines: list[str]) -> list[str]:
+    """Grid-table rows as 'cell — cell', continuation lines folded into the row above."""
+    rows: list[list[str]] = []
+    for line in lines:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if rows and not cells[0] and len(cells) == len(rows[-1]):
+            rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], cells, strict=True)]
+        else:
+            rows.append(cells)
+    return [" — ".join(c for c in row if c and not _FOOTNOTE.fullmatch(c)) for row in rows]
+
+
 def plain(text: str) -> str:
-    """ReST and table markup reduced to readable text; code blocks untouched."""
-    lines = []
+    """The text with reST roles and grid tables reduced to readable prose; code untouched."""
+    out: list[str] = []
+    table: list[str] = []
     for line in text.splitlines():
         if _TABLE_BORDER.match(line):
             continue
-        if line.strip().startswith("|") and line.strip().endswith("|"):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            line = " — ".join(c for c in cells if c)
-        lines.append(line)
-    out = "\n".join(lines)
-    out = _ROLE.sub(r"`\1`", out)
-    return _DOUBLE_BACKTICK.sub(r"`\1`", out)
+        stripped = line.strip()
+        if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:
+            table.append(line)
+            continue
+        if table:
+            out += _table_rows(table)
+            table = []
+        out.append(line)
+    out += _table_rows(table)
+    joined = "\n".join(out)
+    joined = _ROLE.sub(r"`\1`", joined)
+    joined = _DOUBLE_BACKTICK.sub(r"`\1`", joined)
+    # pydoc renders code as "name()": show it as code when it is clearly an identifier.
+    return _QUOTED_CODE.sub(
+        lambda m: f"`{m.group(1)}`" if re.search(r"[_.(]", m.group(1)) else m.group(0), joined
+    )
+
+
+def _is_code_line(line: str) -> bool:
+    if _CODE_START.match(line) or _CODE_INSIDE.search(line):
+        return True
+    words = line.split()
+    return 0 < len(words) <= 4 and line.rstrip().endswith((")", "]", "}", ":"))
+
+
+def _looks_like_code(lines: list[str]) -> bool:
+    # Indentation alone also marks definition lists and quotes in reST: code has code syntax on
+    # most lines, and no line of it reads like a sentence.
+    coded = sum(_is_code_line(line) for line in lines)
+    prose = sum(len(line.split()) > 6 and not _is_code_line(line) for line in lines)
+    return coded / len(lines) >= 0.6 and prose == 0
+
+
+def _doctests(text: str) -> list[str]:
+    blocks: list[str] = []
+    current: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(">>>") or (current and stripped and not stripped.startswith("|")):
+            current.append(stripped)
+        elif current:
+            blocks.append("\n".join(current))
+            current = []
+    if current:
+        blocks.append("\n".join(current))
+    return blocks
 
 
 def code_blocks(text: str) -> list[str]:
-    """Fenced blocks, doctest sessions and indented blocks that look like code."""
+    """Fenced blocks, doctest sessions, and indented blocks that read as code, not prose."""
     blocks = [b.strip("\n") for b in _FENCED.findall(text)]
     rest = _FENCED.sub("\n", text)
+    blocks += _doctests(rest)
     run: list[str] = []
 
     def flush() -> None:
         body = [ln for ln in run if ln.strip()]
-        if body and any(re.search(r"[=()\[\]{}]|>>>|\bimport\b|\bdef\b", ln) for ln in body):
+        if body and not any(">>>" in ln for ln in body) and _looks_like_code(body):
             indent = min(len(ln) - len(ln.lstrip()) for ln in body)
             blocks.append("\n".join(ln[indent:] for ln in run).strip("\n"))
         run.clear()
 
     for line in rest.splitlines():
-        stripped = line.lstrip()
-        if stripped.startswith((">>>", "...")) or (line.startswith(("   ", "\t")) and stripped):
+        if line.startswith(("   ", "\t")) and line.strip():
             run.append(line)
-        elif not stripped and run:
+        elif not line.strip() and run:
             run.append("")
         else:
             flush()
@@ -227,9 +287,10 @@ def _near_duplicate(a: str, b: str) -> bool:
     return bool(wa and wb) and len(wa & wb) / min(len(wa), len(wb)) > 0.8
 
 
-def _best_code(units: list[_Unit]) -> _Unit | None:
-    code = [u for u in units if u.is_code]
-    return max(code, key=lambda u: u.score) if code else None
+def _best_code(units: list[_Unit], question: str) -> _Unit | None:
+    asked = stems(content_words(question))
+    related = [u for u in units if u.is_code and asked & stems(content_words(u.text))]
+    return max(related, key=lambda u: u.score) if related else None
 
 
 def _severity(text: str) -> str:
@@ -246,10 +307,12 @@ def _code_line(unit: _Unit, cites: _Citations) -> list[str]:
     return [f"```\n{unit.text}\n```", f"{cites.cite(unit.item)}"]
 
 
-def _compose(intent: Intent, units: list[_Unit], cites: _Citations, h: dict[str, str]) -> list[str]:
+def _compose(
+    intent: Intent, question: str, units: list[_Unit], cites: _Citations, h: dict[str, str]
+) -> list[str]:
     used: set[str] = set()
     out: list[str] = []
-    code = _best_code(units)
+    code = _best_code(units, question)
     if intent == "debugging":
         cause = _best(units, 2, used=used, pattern=_CAUSE) or _best(units, 1, used=used)
         fix = _best(units, 2, used=used, pattern=_FIX)
@@ -306,7 +369,7 @@ async def extractive_answer(
     # question, which keeps its English identifiers.
     await _score(analysis.standalone_question or question, units, embedder)
     cites = _Citations(ranked)
-    body = _compose(analysis.intent, units, cites, h)
+    body = _compose(analysis.intent, analysis.standalone_question or question, units, cites, h)
     if not cites.numbers:
         # Nothing scored well enough: quote the top item's opening instead of saying nothing.
         body = [f"- {truncate(collapse_whitespace(plain(ranked[0].content)), 400)} {cites.cite(0)}"]

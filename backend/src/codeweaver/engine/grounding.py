@@ -33,7 +33,8 @@ def _claims(text: str) -> list[tuple[str, list[int]]]:
     return claims
 
 
-def _stems(tokens: list[str]) -> set[str]:
+def stems(tokens: list[str]) -> set[str]:
+    """Five-letter stems of the tokens and of their identifier parts."""
     # Identifiers count by their parts too (lst.reverse -> lst, reverse), and a five-letter
     # prefix stands in for a stemmer: reverses, reversed and reversing all agree.
     parts = {p for t in tokens for p in re.split(r"[._]", t) if p}
@@ -41,10 +42,10 @@ def _stems(tokens: list[str]) -> set[str]:
 
 
 def _support(claim: str, sources: list[str]) -> float:
-    claimed = _stems(content_words(claim) or words(claim))
+    claimed = stems(content_words(claim) or words(claim))
     if not claimed:
         return 1.0
-    available = _stems(words(" ".join(sources)))
+    available = stems(words(" ".join(sources)))
     return len(claimed & available) / len(claimed)
 
 

@@ -39,7 +39,7 @@ from codeweaver_runtime.embeddings import (
 )
 from codeweaver_runtime.flow import add_flow_step, traced
 from codeweaver_runtime.graphs import add_node_with_fallback
-from codeweaver_runtime.qdrant import get_qdrant, open_qdrant
+from codeweaver_runtime.qdrant import close_qdrant_clients, get_qdrant, open_qdrant
 from codeweaver_runtime.retrieval_eval import RetrievalReport, evaluate_retrieval
 
 __all__ = [
@@ -68,6 +68,7 @@ __all__ = [
     "call_structured",
     "call_text",
     "chunk_document",
+    "close_qdrant_clients",
     "default_chat_model_name",
     "default_data_dir",
     "evaluate_retrieval",

@@ -54,6 +54,14 @@ class EmbeddedQdrant:
     def _run(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         return getattr(self._open(), name)(*args, **kwargs)
 
+    async def close(self) -> None:
+        """Close the store, if it was ever opened, and stop the worker thread."""
+        if self._client is not None:
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(self._executor, self._client.close)
+            self._client = None
+        self._executor.shutdown(wait=False)
+
     def __getattr__(self, name: str) -> Callable[..., Awaitable[Any]]:
         if name.startswith("_"):
             raise AttributeError(name)
@@ -82,3 +90,12 @@ def get_qdrant(location: str) -> AsyncQdrantClient:
         if location not in _CLIENTS:
             _CLIENTS[location] = open_qdrant(location)
         return _CLIENTS[location]
+
+
+async def close_qdrant_clients() -> None:
+    """Close every process-wide client (embedded stores flush and release their folder lock)."""
+    with _LOCK:
+        clients = list(_CLIENTS.values())
+        _CLIENTS.clear()
+    for client in clients:
+        await client.close()

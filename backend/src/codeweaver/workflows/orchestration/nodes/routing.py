@@ -37,10 +37,8 @@ def decide(state: MainState) -> RoutingDecision:
             route="too_many", reason=f"{len(plan.questions)} questions; at most two: {plan.reason}"
         )
     if plan.kind == "multiple_questions":
-        return RoutingDecision(
-            route="multi", reason=f"two independent questions, answered in parallel: {plan.reason}"
-        )
-    return RoutingDecision(route="single", reason=f"one question: {plan.reason}")
+        return RoutingDecision(route="multi", reason=f"{plan.reason}, answered in parallel")
+    return RoutingDecision(route="single", reason=plan.reason)
 
 
 async def route(state: MainState) -> dict[str, Any]:
