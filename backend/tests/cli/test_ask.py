@@ -1,0 +1,75 @@
+"""`codeweaver ask` in a real subprocess, as a user runs it: offline, twice, second from cache."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from codeweaver.cli import app
+
+QUESTION = "How do I reverse a list in Python?"
+SEARCH_NODES = ("search", "search/")
+
+
+def ask(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "CODEWEAVER_HOME": str(home),
+        "CODEWEAVER_CHAT_MODEL": "offline",
+        "HF_HUB_OFFLINE": "1",
+    }
+    for key in ("OPENAI_API_KEY", "GOOGLE_API_KEY", "GITHUB_TOKEN", "TAVILY_API_KEY"):
+        env.pop(key, None)
+    return subprocess.run(
+        [sys.executable, "-m", "codeweaver", "ask", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+@pytest.mark.slow
+def test_ask_json_then_the_same_question_from_the_cache(tmp_path: Path) -> None:
+    first = ask(tmp_path, QUESTION, "--json")
+    assert first.returncode == 0, first.stderr[-2000:]
+    report: dict[str, Any] = json.loads(first.stdout)
+    assert set(report) >= {
+        "answer", "citations", "route", "routing_reason", "question_type", "intent",
+        "cache_hit", "errors", "model_calls", "nodes",
+    }  # fmt: skip
+    assert report["route"] == "single"
+    assert not report["cache_hit"]
+    assert report["citations"], report["answer"]
+    assert all(c["file"] or c["url"] for c in report["citations"])
+    assert {c["n"] for c in report["citations"]} == set(range(1, len(report["citations"]) + 1))
+    assert any(n.startswith("search/") for n in report["nodes"])
+    assert report["model_calls"] == 0
+
+    second = ask(tmp_path, QUESTION, "--json")
+    assert second.returncode == 0, second.stderr[-2000:]
+    again = json.loads(second.stdout)
+    assert again["cache_hit"] is True
+    assert again["model_calls"] == 0
+    assert not [n for n in again["nodes"] if n.startswith(SEARCH_NODES)]
+    assert again["answer"] == report["answer"]
+
+
+def test_empty_question_is_a_clear_error() -> None:
+    result = CliRunner().invoke(app, ["ask", "   "])
+    assert result.exit_code == 2
+    assert "The question is empty" in result.output
+
+
+def test_unknown_option_is_reported() -> None:
+    result = CliRunner().invoke(app, ["ask", QUESTION, "--nope"])
+    assert result.exit_code == 2
+    assert "No such option" in result.output
