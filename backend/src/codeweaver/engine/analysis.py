@@ -14,7 +14,12 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from codeweaver.engine.questions import prose_only
 from codeweaver_runtime import Embedder
-from codeweaver_runtime.text import collapse_whitespace, content_words, detect_language
+from codeweaver_runtime.text import (
+    collapse_whitespace,
+    content_words,
+    detect_language,
+    english_gloss,
+)
 from codeweaver_schema import Analysis, Intent, QuestionType
 
 _DEBUGGING = re.compile(
@@ -115,12 +120,19 @@ async def classify_intent(question: str, embedder: Embedder) -> tuple[Intent, st
         return "code_review", "asks for a review of code"
     if _DEBUGGING.search(question) or "Traceback (most recent call last)" in question:
         return "debugging", "mentions an error, exception or failure"
+    basis = prose or question
+    if detect_language(basis) != "en":
+        # The embedder reads English: compare the question's English terms, if it has any.
+        latin = " ".join(w for w in content_words(basis) if w.isascii())
+        basis = f"{latin} {english_gloss(basis)}".strip()
+        if not basis:
+            return "learning", "no English terms to compare; learning is the common case"
     labels: list[Intent] = []
     texts: list[str] = []
     for intent, examples in INTENT_PROTOTYPES.items():
         labels.extend([intent] * len(examples))
         texts.extend(examples)
-    vectors = await embedder.embed([prose or question, *texts])
+    vectors = await embedder.embed([basis, *texts])
     sims = vectors[1:] @ vectors[0]
     best = int(np.argmax(sims))
     return labels[best], f"closest to '{texts[best]}' ({float(sims[best]):.2f})"

@@ -15,7 +15,13 @@ import numpy as np
 
 from codeweaver.engine.grounding import stems
 from codeweaver_runtime import Embedder
-from codeweaver_runtime.text import collapse_whitespace, content_words, split_sentences, truncate
+from codeweaver_runtime.text import (
+    collapse_whitespace,
+    content_words,
+    english_gloss,
+    split_sentences,
+    truncate,
+)
 from codeweaver_schema import Analysis, Answer, Citation, Evidence, Intent, LocalMeta
 
 MAX_ITEMS = 4
@@ -367,9 +373,10 @@ async def extractive_answer(
     units = _units(ranked)
     # Retrieval is in English; a question in another language is matched through the standalone
     # question, which keeps its English identifiers.
-    await _score(analysis.standalone_question or question, units, embedder)
+    basis = analysis.standalone_question or question
+    await _score(f"{basis} {english_gloss(basis)}".strip(), units, embedder)
     cites = _Citations(ranked)
-    body = _compose(analysis.intent, analysis.standalone_question or question, units, cites, h)
+    body = _compose(analysis.intent, f"{basis} {english_gloss(basis)}", units, cites, h)
     if not cites.numbers:
         # Nothing scored well enough: quote the top item's opening instead of saying nothing.
         body = [f"- {truncate(collapse_whitespace(plain(ranked[0].content)), 400)} {cites.cite(0)}"]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from codeweaver_runtime import Embedder
-from codeweaver_runtime.text import content_words, split_sentences, truncate, words
+from codeweaver_runtime.text import content_words, english_gloss, split_sentences, truncate, words
 from codeweaver_schema import Evidence, Intent, LocalMeta, StackOverflowMeta, Sufficiency
 from codeweaver_search.policy import source_prior
 
@@ -182,6 +182,7 @@ def refine(
     candidates: list[tuple[str, str]] = []
     if language != "en":
         english = [t for t in content_words(question) if t.isascii()]
+        english += english_gloss(question).split()
         if english:
             candidates.append(
                 (" ".join(dict.fromkeys(english)), "English terms of a non-English question")

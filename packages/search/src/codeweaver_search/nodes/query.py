@@ -9,7 +9,13 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from codeweaver_runtime import traced
-from codeweaver_runtime.text import clean_text, collapse_whitespace, detect_language, truncate
+from codeweaver_runtime.text import (
+    clean_text,
+    collapse_whitespace,
+    detect_language,
+    english_gloss,
+    truncate,
+)
 from codeweaver_schema import ErrorRecord, SourceName
 from codeweaver_search.context import SearchContext
 from codeweaver_search.nodes.deps import SearchDeps, SearchNode, search_context
@@ -64,9 +70,12 @@ def make_prepare(deps: SearchDeps) -> SearchNode:
         analysis = state.get("analysis")
         intent = analysis.intent if analysis else infer_intent(question)
         language = analysis.language if analysis else detect_language(question)
+        # Evidence is mostly English: a Korean question searches with its English terms too.
+        gloss = english_gloss(question)
+        query = f"{question} {gloss}" if gloss else question
         update: dict[str, Any] = {
             "search_question": question,
-            "search_query": question,
+            "search_query": query,
             "search_intent": intent,
             "search_language": language,
             "search_iteration": 1,
@@ -80,7 +89,7 @@ def make_prepare(deps: SearchDeps) -> SearchNode:
         active, skipped = available_sources(
             deps.sources_for(context), context.search_sources, node="prepare", already_skipped=set()
         )
-        update |= {"search_queries": [question], "search_active_sources": active}
+        update |= {"search_queries": [query], "search_active_sources": active}
         if skipped:
             update["errors"] = skipped
         return update

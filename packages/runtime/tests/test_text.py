@@ -1,0 +1,36 @@
+from codeweaver_runtime.text import (
+    clean_text,
+    content_words,
+    detect_language,
+    english_gloss,
+    split_sentences,
+)
+
+
+def test_clean_text_drops_control_characters_but_keeps_lines() -> None:
+    assert clean_text("a\x00b\x07c\n\td") == "abc\n\td"
+
+
+def test_language_by_script() -> None:
+    assert detect_language("파이썬에서 list를 reverse 하려면?") == "ko"
+    assert detect_language("Pythonでリストを逆順にするには?") == "ja"
+    assert detect_language("How do I reverse a list?") == "en"
+    assert detect_language("") == "en"
+
+
+def test_identifiers_and_versions_stay_whole() -> None:
+    assert content_words("Use os.path.join in Python 3.11") == ["os.path.join", "python", "3.11"]
+
+
+def test_code_blocks_are_one_sentence() -> None:
+    assert split_sentences("First one. Second one.\n\n```py\nx = 1. y\n```") == [
+        "First one.",
+        "Second one.",
+        "```py\nx = 1. y\n```",
+    ]
+
+
+def test_korean_questions_get_english_terms() -> None:
+    assert english_gloss("파이썬에서 리스트를 뒤집는 방법은?") == "python list reverse"
+    assert english_gloss("딕셔너리를 값으로 정렬하려면?") == "dict dictionary sort sorted value"
+    assert english_gloss("How do I sort a dict?") == ""
