@@ -22,7 +22,7 @@ from codeweaver_runtime.text import (
     split_sentences,
     truncate,
 )
-from codeweaver_schema import Analysis, Answer, Citation, Evidence, Intent, LocalMeta
+from codeweaver_schema import Analysis, Answer, Citation, Evidence, Intent
 
 MAX_ITEMS = 4
 MAX_SENTENCES_PER_ITEM = 60
@@ -119,22 +119,8 @@ class _Citations:
         return f"[{self.numbers[item]}]"
 
     def build(self) -> list[Citation]:
-        citations = []
-        for item, n in sorted(self.numbers.items(), key=lambda kv: kv[1]):
-            ev = self.evidence[item]
-            file = ev.meta.file if isinstance(ev.meta, LocalMeta) else None
-            citations.append(
-                Citation(
-                    n=n,
-                    evidence_id=ev.id,
-                    title=ev.title,
-                    source=ev.source,
-                    url=ev.url,
-                    file=file,
-                    locator=ev.locator,
-                )
-            )
-        return citations
+        ordered = sorted(self.numbers.items(), key=lambda kv: kv[1])
+        return [Citation.of(n, self.evidence[item]) for item, n in ordered]
 
 
 def _table_rows(lines: list[str]) -> list[str]:

@@ -183,6 +183,19 @@ class Citation(_Model):
     file: str | None = None
     locator: str
 
+    @classmethod
+    def of(cls, n: int, evidence: Evidence) -> Citation:
+        """Citation number `n` for an evidence item."""
+        return cls(
+            n=n,
+            evidence_id=evidence.id,
+            title=evidence.title,
+            source=evidence.source,
+            url=evidence.url,
+            file=evidence.meta.file if isinstance(evidence.meta, LocalMeta) else None,
+            locator=evidence.locator,
+        )
+
 
 class Answer(_Model):
     """The answer to one question, as delivered."""

@@ -49,7 +49,6 @@ from codeweaver_schema import (
     ErrorRecord,
     Evidence,
     Grade,
-    LocalMeta,
     QuestionAnswer,
     answer_message,
     stable_id,
@@ -67,22 +66,8 @@ FOLLOW_UP_INTRO = {
 
 def citations_for(text: str, evidence: list[Evidence]) -> list[Citation]:
     """The citations a model's text uses, each `[n]` mapped to the n-th evidence item."""
-    citations = []
-    for n in sorted(set(cited_numbers(text))):
-        if 1 <= n <= len(evidence):
-            ev = evidence[n - 1]
-            citations.append(
-                Citation(
-                    n=n,
-                    evidence_id=ev.id,
-                    title=ev.title,
-                    source=ev.source,
-                    url=ev.url,
-                    file=ev.meta.file if isinstance(ev.meta, LocalMeta) else None,
-                    locator=ev.locator,
-                )
-            )
-    return citations
+    used = sorted(set(cited_numbers(text)))
+    return [Citation.of(n, evidence[n - 1]) for n in used if 1 <= n <= len(evidence)]
 
 
 def failure_summary(errors: list[ErrorRecord]) -> str | None:
