@@ -4,17 +4,36 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shlex
+import socket
+import subprocess
 import sys
 import time
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
+from rich.text import Text
+
+from codeweaver.evals import eval_app
+
+if TYPE_CHECKING:
+    from codeweaver.ingest import IngestOutcome
 
 app = typer.Typer(
     help="CodeWeaver answers programming questions with cited, grounded answers.",
@@ -142,19 +161,23 @@ def _resolve_data_dir(data_dir: Path | None) -> Path:
     return (data_dir or default_data_dir()).expanduser()
 
 
+def _sources_table(citations: list[dict[str, Any]]) -> Table:
+    table = Table(title="Sources", show_lines=False)
+    table.add_column("#", justify="right")
+    table.add_column("Title")
+    table.add_column("Source")
+    table.add_column("Where")
+    for c in citations:
+        table.add_row(str(c["n"]), c["title"], c["source"], c["url"] or c["file"] or "")
+    return table
+
+
 def _print_report(report: RunReport) -> None:
     out.print(Markdown(report.answer))
     if report.warning:
         err.print(f"[yellow]⚠ {report.warning}[/yellow]")
     if report.citations:
-        table = Table(title="Sources", show_lines=False)
-        table.add_column("#", justify="right")
-        table.add_column("Title")
-        table.add_column("Source")
-        table.add_column("Where")
-        for c in report.citations:
-            table.add_row(str(c["n"]), c["title"], c["source"], c["url"] or c["file"] or "")
-        out.print(table)
+        out.print(_sources_table(report.citations))
     hit = " · cache hit" if report.cache_hit else ""
     err.print(
         f"[dim]route {report.route} ({report.routing_reason}){hit} · "
@@ -213,6 +236,362 @@ def ask(
     _print_report(report)
 
 
+def _ask_in_chat(
+    question: str, thread_id: str, directory: Path, overrides: dict[str, Any]
+) -> RunReport:
+    with err.status("planning…") as status:
+
+        def progress(path: str) -> None:
+            status.update(f"{path} done…")
+
+        return asyncio.run(
+            run_question(
+                question,
+                thread_id=thread_id,
+                data_dir=directory,
+                context_overrides=overrides,
+                on_node=progress,
+            )
+        )
+
+
+CHAT_HELP = "/new starts a new thread · /sources lists the last answer's sources · /quit leaves"
+
+
+@app.command()
+def chat(
+    thread: Annotated[
+        str | None, typer.Option("--thread", help="Continue this thread (default: a new one).")
+    ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option("--model", help="provider:model (openai:gpt-4o-mini, ...) or 'offline'."),
+    ] = None,
+    data_dir: DataDirOption = None,
+) -> None:
+    """Chat in a thread: follow-ups see the conversation. /new, /sources, /quit."""
+    overrides: dict[str, Any] = {"chat_model": model} if model else {}
+    directory = _resolve_data_dir(data_dir)
+    thread_id = thread or str(uuid.uuid4())
+    last: RunReport | None = None
+    err.print(f"[dim]thread {thread_id} · {CHAT_HELP}[/dim]")
+    while True:
+        try:
+            line = input("you> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            err.print()
+            break
+        if not line:
+            continue
+        command = line.lower()
+        if command in ("/quit", "/exit", "/q"):
+            break
+        if command == "/new":
+            thread_id, last = str(uuid.uuid4()), None
+            err.print(f"[dim]new thread {thread_id}[/dim]")
+            continue
+        if command == "/sources":
+            if last is None or not last.citations:
+                err.print("[yellow]No sources yet: the last answer cited none.[/yellow]")
+            else:
+                out.print(_sources_table(last.citations))
+            continue
+        if command.startswith("/"):
+            err.print(f"[yellow]Unknown command {line}.[/yellow] {CHAT_HELP}")
+            continue
+        last = _ask_in_chat(line, thread_id, directory, overrides)
+        out.print(Markdown(last.answer))
+        if last.warning:
+            err.print(f"[yellow]⚠ {last.warning}[/yellow]")
+        hit = " · cache hit" if last.cache_hit else ""
+        err.print(
+            f"[dim]{len(last.citations)} source(s) (/sources) · route {last.route}{hit} · "
+            f"{last.seconds:.1f}s[/dim]"
+        )
+    err.print(f"[dim]bye · resume with: codeweaver chat --thread {thread_id}[/dim]")
+
+
+class _RateColumn(ProgressColumn):
+    """Items per second, from rich's own speed estimate."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.1f}/s" if speed else "–/s", style="progress.data.speed")
+
+
+async def _ingest(
+    paths: list[Path], directory: Path, tenant: str, seed: bool, progress: Progress
+) -> IngestOutcome:
+    from codeweaver.ingest import MANIFEST, Manifest, ingest_paths, resolve_paths
+    from codeweaver_runtime import (
+        DocumentCorpus,
+        RuntimeContext,
+        close_qdrant_clients,
+        get_embedder,
+        get_qdrant,
+    )
+
+    context = RuntimeContext(tenant=tenant)
+    location = context.qdrant_url or context.qdrant_path or str(directory / "qdrant")
+    manifest = Manifest(directory / MANIFEST, tenant)
+    roots = resolve_paths(paths, manifest)
+    corpus = DocumentCorpus(
+        get_qdrant(location), get_embedder(context.embedding_model), tenant=tenant
+    )
+    try:
+        if seed:
+            seeding = progress.add_task(
+                "seeding the Python reference (first time only)", total=None
+            )
+            await corpus.ensure_seeded()
+            progress.remove_task(seeding)
+        files = progress.add_task("reading files", total=None)
+        chunks = progress.add_task("embedding chunks", total=None, visible=False)
+
+        def on_file(done: int, total: int) -> None:
+            progress.update(files, completed=done, total=total)
+
+        def on_chunks(done: int, total: int) -> None:
+            progress.update(chunks, completed=done, total=total, visible=total > 0)
+
+        return await ingest_paths(roots, corpus, manifest, on_file=on_file, on_chunks=on_chunks)
+    finally:
+        await close_qdrant_clients()
+
+
+@app.command()
+def ingest(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Files and folders of Markdown, reST, text, HTML, PDF or source code. A path "
+            "ingested before and now gone removes its documents."
+        ),
+    ],
+    tenant: Annotated[
+        str, typer.Option("--tenant", help="Whose corpus the documents join.")
+    ] = "default",
+    seed: Annotated[
+        bool,
+        typer.Option(
+            "--seed/--no-seed",
+            help="Index the bundled Python reference first when the corpus is empty, as the "
+            "first question would.",
+        ),
+    ] = True,
+    data_dir: DataDirOption = None,
+) -> None:
+    """Add documents to the local corpus; unchanged files are skipped, removed files removed."""
+    from codeweaver.ingest import IngestPathError
+
+    directory = _resolve_data_dir(data_dir)
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _RateColumn(),
+        TimeElapsedColumn(),
+    )
+    try:
+        with Progress(*columns, console=err, transient=True) as progress:
+            outcome = asyncio.run(_ingest(paths, directory, tenant, seed, progress))
+    except IngestPathError as exc:
+        err.print(f"[red]Cannot ingest:[/red] {exc}")
+        raise typer.Exit(code=2) from exc
+    except RuntimeError as exc:
+        if "already accessed by another instance" not in str(exc):
+            raise
+        err.print(
+            f"[red]The vector store under {directory} is in use by another process[/red] "
+            "(probably `codeweaver serve` or `langgraph dev`). Stop it and ingest again, or "
+            "run a Qdrant server and set QDRANT_URL for both."
+        )
+        raise typer.Exit(code=1) from exc
+    report = outcome.report
+    for failure in outcome.failures:
+        err.print(f"[yellow]skipped[/yellow] {failure}")
+    for note in outcome.notes:
+        err.print(f"[yellow]note[/yellow] {note}")
+    err.print(
+        f"{outcome.files} file(s): {report.added} added, {report.updated} updated, "
+        f"{report.unchanged} unchanged, {outcome.removed} removed, "
+        f"{len(outcome.failures)} skipped · {report.chunks_added} chunk(s) embedded in "
+        f"{report.seconds:.1f}s · tenant {tenant}"
+    )
+    if outcome.failures and not report.documents and not outcome.removed:
+        raise typer.Exit(code=1)
+
+
+def find_langgraph_config(start: Path) -> Path | None:
+    """The nearest langgraph.json in `start` or a folder above it."""
+    for folder in (start, *start.parents):
+        candidate = folder / "langgraph.json"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def pick_port(host: str, preferred: int) -> int:
+    """`preferred` when it is free on `host`, else a free port the system picks."""
+    for port in (preferred, 0):
+        with socket.socket() as probe:
+            try:
+                probe.bind((host, port))
+            except OSError:
+                continue
+            return int(probe.getsockname()[1])
+    raise OSError(f"no free port on {host}")
+
+
+def langgraph_dev_command(
+    *, config: Path, host: str, port: int, jobs: int, reload: bool
+) -> list[str]:
+    """The `langgraph dev` command line `serve` runs."""
+    executable = Path(sys.executable).with_name("langgraph")
+    command = [
+        str(executable) if executable.exists() else "langgraph",
+        "dev",
+        "--config",
+        str(config),
+        "--host",
+        host,
+        "--port",
+        str(port),
+        "--n-jobs-per-worker",
+        str(jobs),
+        "--no-browser",
+    ]
+    if not reload:
+        command.append("--no-reload")
+    return command
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", help="Port; 0 picks 2024 when free, else any free port.")
+    ] = 0,
+    jobs: Annotated[
+        int,
+        typer.Option("--n-jobs-per-worker", "--jobs", min=1, help="Runs executed concurrently."),
+    ] = 4,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", help="langgraph.json (default: the nearest one above here)."),
+    ] = None,
+    reload: Annotated[
+        bool, typer.Option("--reload/--no-reload", help="Restart when the code changes.")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the command instead of running it.")
+    ] = False,
+) -> None:
+    """Run LangGraph Server (`langgraph dev`) with every graph, offline, without a browser."""
+    found = config or find_langgraph_config(Path.cwd())
+    if found is None or not found.is_file():
+        err.print(
+            "[red]No langgraph.json found.[/red] Run from the CodeWeaver folder or pass --config."
+        )
+        raise typer.Exit(code=2)
+    chosen = port or pick_port(host, 2024)
+    command = langgraph_dev_command(
+        config=found.resolve(), host=host, port=chosen, jobs=jobs, reload=reload
+    )
+    if dry_run:
+        sys.stdout.write(shlex.join(command) + "\n")
+        return
+    env = {
+        **os.environ,
+        "LANGGRAPH_CLI_NO_ANALYTICS": os.environ.get("LANGGRAPH_CLI_NO_ANALYTICS", "1"),
+    }
+    url = f"http://{host}:{chosen}"
+    err.print(
+        f"LangGraph Server on [bold]{url}[/bold] · chat page: codeweaver ui --server {url} · "
+        f"Studio: https://smith.langchain.com/studio/?baseUrl={url}"
+    )
+    try:
+        code = subprocess.call(command, env=env, cwd=found.resolve().parent)
+    except KeyboardInterrupt:
+        code = 0
+    raise typer.Exit(code=code)
+
+
+DEFAULT_SERVER_URL = "http://127.0.0.1:2024"
+ServerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--server",
+        help=f"LangGraph Server URL (default: $CODEWEAVER_SERVER_URL or {DEFAULT_SERVER_URL}).",
+    ),
+]
+
+
+def server_url(option: str | None) -> str:
+    """The server URL from the option, the environment, or the default."""
+    url = option or os.environ.get("CODEWEAVER_SERVER_URL") or DEFAULT_SERVER_URL
+    if not url.startswith(("http://", "https://")):
+        raise typer.BadParameter(f"{url!r} is not an http(s) URL", param_hint="--server")
+    return url.rstrip("/")
+
+
+@app.command()
+def ui(
+    server: ServerOption = None,
+    assistant: Annotated[
+        str,
+        typer.Option("--assistant", help="Assistant id, name-derived id, or graph id to ask."),
+    ] = "codeweaver",
+    host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", help="Port; 0 picks 7860 when free, else any free port.")
+    ] = 0,
+) -> None:
+    """Open the chat page (Gradio) for a running LangGraph Server."""
+    from codeweaver.ui.app import launch
+    from codeweaver.ui.session import ChatServer, ServerError
+
+    chat_server = ChatServer(url=server_url(server), assistant=assistant)
+    try:
+        asyncio.run(chat_server.check())
+    except ServerError as exc:
+        err.print(f"[yellow]{exc}[/yellow] The page opens anyway and says so until it is up.")
+    launch(chat_server, host=host, port=port or pick_port(host, 7860))
+
+
+@app.command()
+def assistants(server: ServerOption = None) -> None:
+    """Create (or update) the example assistants "offline" and "openai" on LangGraph Server."""
+    import httpx
+
+    from codeweaver.assistants import create_example_assistants
+    from codeweaver.ui.session import ChatServer, ServerError, describe_failure
+
+    url = server_url(server)
+    try:
+        asyncio.run(ChatServer(url=url).check())
+    except ServerError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(code=1) from exc
+    try:
+        created = asyncio.run(create_example_assistants(url))
+    except httpx.HTTPError as exc:
+        err.print(f"[red]{describe_failure(exc, url)}[/red]")
+        raise typer.Exit(code=1) from exc
+    table = Table(title=f"Assistants on {url}")
+    table.add_column("Name")
+    table.add_column("Assistant id")
+    table.add_column("Settings")
+    for assistant in created:
+        settings = ", ".join(f"{k}={v!r}" for k, v in (assistant.get("context") or {}).items())
+        table.add_row(str(assistant.get("name")), str(assistant["assistant_id"]), settings)
+    out.print(table)
+    err.print("[dim]Use one: codeweaver ui --assistant <assistant id>[/dim]")
+
+
 def main() -> None:
     """Entry point."""
     app()
+
+
+app.add_typer(eval_app, name="eval")

@@ -1,0 +1,191 @@
+"""`chat`, `ingest`, `serve`, `ui` and `assistants` through typer's runner."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from codeweaver.cli import app, langgraph_dev_command, pick_port, server_url
+from tests.support import REPO, free_port
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    (folder / "guide").mkdir(parents=True)
+    (folder / "guide" / "setup.md").write_text(
+        "# Frobnicator\n\n## Setup\n\nRun `frob --init` to create ~/.frob.\n", encoding="utf-8"
+    )
+    (folder / "widgets.rst").write_text("Widgets\n=======\n\nA widget spins.\n", encoding="utf-8")
+    (folder / "page.html").write_text(
+        "<html><head><title>Spinner</title></head><body><h1>Spin</h1><p>Fast.</p></body></html>",
+        encoding="utf-8",
+    )
+    (folder / "spin.py").write_text("def spin():\n    return 1\n", encoding="utf-8")
+    (folder / "notes.txt").write_text("Spinning is fun.\n", encoding="utf-8")
+    (folder / "broken.txt").write_bytes(b"\x00\x01 not text")
+    (folder / "node_modules").mkdir()
+    (folder / "node_modules" / "dep.md").write_text("# dependency\n", encoding="utf-8")
+    return folder
+
+
+def ingest(home: Path, *paths: Path | str) -> tuple[int, str]:
+    result = runner.invoke(app, ["ingest", *map(str, paths), "--no-seed", "--data-dir", str(home)])
+    # Rich wraps long lines at the terminal's width; compare words, not line breaks.
+    return result.exit_code, " ".join(result.output.split())
+
+
+@pytest.mark.slow
+def test_ingest_adds_then_skips_unchanged_then_removes_deleted(docs: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    code, output = ingest(home, docs)
+    assert code == 0, output
+    assert "6 file(s): 5 added, 0 updated, 0 unchanged, 0 removed, 1 skipped" in output
+    assert "broken.txt" in output
+    assert "binary" in output
+    manifest = json.loads((home / "ingested.json").read_text(encoding="utf-8"))["default"]
+    assert all(Path(file).is_absolute() for file in manifest.values())
+    assert not any("node_modules" in file for file in manifest.values())
+
+    code, output = ingest(home, docs)
+    assert code == 0, output
+    assert "0 added, 0 updated, 5 unchanged, 0 removed" in output
+    assert "0 chunk(s) embedded" in output
+
+    (docs / "widgets.rst").unlink()
+    (docs / "notes.txt").write_text("Spinning is fun, and fast.\n", encoding="utf-8")
+    code, output = ingest(home, docs)
+    assert code == 0, output
+    assert "0 added, 1 updated, 3 unchanged, 1 removed" in output
+
+    # A single file ingested before and now deleted is removed when named again.
+    (docs / "spin.py").unlink()
+    code, output = ingest(home, docs / "spin.py")
+    assert code == 0, output
+    assert "1 removed" in output
+
+
+def test_ingest_rejects_a_path_that_does_not_exist(tmp_path: Path) -> None:
+    code, output = ingest(tmp_path / "home", tmp_path / "nowhere")
+    assert code == 2
+    assert "no such file or folder" in output
+
+
+@pytest.mark.slow
+def test_ingest_of_only_unreadable_files_fails(tmp_path: Path) -> None:
+    odd = tmp_path / "image.png"
+    odd.write_bytes(b"\x89PNG")
+    code, output = ingest(tmp_path / "home", odd)
+    assert code == 1
+    assert "unsupported file type .png" in output
+
+
+def test_ingest_needs_a_path() -> None:
+    result = runner.invoke(app, ["ingest"])
+    assert result.exit_code == 2
+    assert "Missing argument" in result.output
+
+
+def test_serve_runs_langgraph_dev_offline_on_a_free_port() -> None:
+    result = runner.invoke(
+        app,
+        [
+            "serve",
+            "--dry-run",
+            "--n-jobs-per-worker",
+            "3",
+            "--config",
+            str(REPO / "langgraph.json"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    command = shlex.split(result.stdout)
+    assert command[1] == "dev"
+    assert "--no-browser" in command
+    assert "--no-reload" in command
+    assert command[command.index("--n-jobs-per-worker") + 1] == "3"
+    assert command[command.index("--config") + 1] == str(REPO / "langgraph.json")
+    assert int(command[command.index("--port") + 1]) > 0
+
+
+def test_serve_command_line_keeps_what_it_is_given() -> None:
+    command = langgraph_dev_command(
+        config=Path("/x/langgraph.json"), host="0.0.0.0", port=8123, jobs=8, reload=True
+    )
+    assert command[1:] == [
+        "dev", "--config", "/x/langgraph.json", "--host", "0.0.0.0", "--port", "8123",
+        "--n-jobs-per-worker", "8", "--no-browser",
+    ]  # fmt: skip
+
+
+def test_serve_without_a_config_is_a_clear_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["serve", "--dry-run", "--config", str(tmp_path / "none.json")])
+    assert result.exit_code == 2
+    assert "No langgraph.json found" in result.output
+
+
+def test_a_taken_port_is_not_picked() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert pick_port("127.0.0.1", port) != port
+    free = free_port()
+    assert pick_port("127.0.0.1", free) == free
+
+
+def test_ui_server_url_comes_from_option_then_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CODEWEAVER_SERVER_URL", raising=False)
+    assert server_url(None) == "http://127.0.0.1:2024"
+    monkeypatch.setenv("CODEWEAVER_SERVER_URL", "http://lg.internal:8123/")
+    assert server_url(None) == "http://lg.internal:8123"
+    assert server_url("https://other:1") == "https://other:1"
+
+
+def test_ui_rejects_a_server_that_is_not_a_url() -> None:
+    result = runner.invoke(app, ["ui", "--server", "localhost:2024"])
+    assert result.exit_code == 2
+    assert "not an http(s) URL" in result.output
+
+
+def test_assistants_explains_an_unreachable_server() -> None:
+    result = runner.invoke(app, ["assistants", "--server", f"http://127.0.0.1:{free_port()}"])
+    assert result.exit_code == 1
+    assert "Cannot reach LangGraph Server" in result.output
+
+
+def test_chat_commands_work_without_asking(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["chat", "--data-dir", str(tmp_path), "--thread", "t-1"],
+        input="/sources\n/bogus\n/new\n/quit\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "thread t-1" in result.output
+    assert "No sources yet" in result.output
+    assert "Unknown command /bogus" in result.output
+    assert "new thread" in result.output
+    assert "codeweaver chat --thread" in result.output
+
+
+@pytest.mark.slow
+def test_chat_keeps_the_thread_for_a_follow_up(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["chat", "--data-dir", str(tmp_path), "--model", "offline"],
+        input="How do I reverse a list in Python?\n/sources\nCan you show an example of that?\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "Sources" in result.output  # the /sources table
+    assert "route single" in result.output
+    assert "Following up on my previous answer" in result.output
