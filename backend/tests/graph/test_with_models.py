@@ -59,17 +59,45 @@ def scripted(answer_text: str, grounded: bool = True) -> ScriptedChatModel:
     return ScriptedChatModel(responder=respond)
 
 
-async def test_model_answer_costs_plan_answer_grade(make_harness: MakeHarness) -> None:
+async def test_first_question_costs_judge_answer_grade(make_harness: MakeHarness) -> None:
     model = scripted("Call `lst.reverse()`: it reverses the list in place [1].")
     h = make_harness(models=StaticChatModels(model), search_max_iterations=1)
     values, _, calls = await h.ask(QUESTION)
     assert not values["answer"].offline
     assert values["answer"].grounded, values["grade"]
-    schemas = [c.schema for c in model.calls]
-    assert schemas.count("PlanAndAnalysis") == 1
-    assert schemas.count(None) == 1
-    assert schemas.count("GradeVerdict") == 1
-    assert calls == len(model.calls) <= 4
+    # A thread's first message is its own standalone question: no planner call is needed.
+    assert [c.schema for c in model.calls] == ["Assessment", None, "GradeVerdict"]
+    assert calls == 3
+
+
+async def test_cache_hit_costs_no_model_call(make_harness: MakeHarness) -> None:
+    model = scripted("Call `lst.reverse()`: it reverses the list in place [1].")
+    h = make_harness(models=StaticChatModels(model), search_max_iterations=1)
+    await h.ask(QUESTION, thread="a")
+    values, _, calls = await h.ask(QUESTION, thread="b")
+    assert values["cache_decision"].hit
+    assert calls == 0
+
+
+async def test_new_topic_in_a_thread_is_planned_by_the_model(make_harness: MakeHarness) -> None:
+    model = scripted("Use `sorted(d.items(), key=lambda kv: kv[1])` [1].")
+    h = make_harness(models=StaticChatModels(model), search_max_iterations=1)
+    await h.ask(QUESTION)
+    before = len(model.calls)
+    await h.ask("How do I sort a dictionary by value?")
+    assert next(c.schema for c in model.calls[before:]) == "PlanAndAnalysis"
+
+
+async def test_clarification_costs_one_call(make_harness: MakeHarness) -> None:
+    model = scripted("As said, `reverse()` works in place [1].")
+    h = make_harness(models=StaticChatModels(model), search_max_iterations=1)
+    await h.ask(QUESTION)
+    before = len(model.calls)
+    values, nodes, calls = await h.ask("Can you show an example of that?")
+    assert "answer_with_history" in nodes
+    assert [c.schema for c in model.calls[before:]] == [None]
+    assert calls == 1
+    assert values["answer"].citations
 
 
 async def test_ungrounded_answer_is_regenerated_then_delivered_with_a_warning(

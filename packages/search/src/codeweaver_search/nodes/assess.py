@@ -7,7 +7,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from codeweaver_runtime import EmbeddingError, ModelCallError, call_structured, traced
-from codeweaver_schema import ErrorRecord, Evidence, Sufficiency
+from codeweaver_schema import ErrorRecord, Evidence, Intent, Sufficiency
 from codeweaver_search import offline
 from codeweaver_search.context import SearchContext
 from codeweaver_search.nodes.deps import SearchDeps, SearchNode, search_context
@@ -31,21 +31,17 @@ def make_rerank(deps: SearchDeps) -> SearchNode:
         items = [e for e in state.get("search_pool", []) if offline.usable(e)]
         update: dict[str, Any] = {"search_model_verdict": None, "search_suggested_query": None}
         errors: list[ErrorRecord] = []
-        try:
-            scores = await offline.rank(
-                question,
-                items,
-                deps.embedder_for(context),
-                intent=intent,
-                intent_policy=context.search_intent_policy,
-            )
-        except EmbeddingError as exc:
-            errors.append(ErrorRecord(node="rerank", kind="embedding", message=str(exc)))
+        model = deps.judge_model(context)
+        # With a judge model, the model scores relevance: a cheap lexical order is enough to
+        # pick its candidates, and embedding every result first would cost more than the rest
+        # of the graph put together. Offline (or when the model fails) embeddings rank.
+        if model is not None:
             scores = offline.lexical_rank(
                 question, items, intent=intent, intent_policy=context.search_intent_policy
             )
+        else:
+            scores = await _embedding_rank(deps, context, question, items, intent, errors)
         rescored = [e.model_copy(update={"rerank_score": scores.get(e.id)}) for e in items]
-        model = deps.judge_model(context)
         if model is not None and rescored:
             candidates = offline.ranked(rescored)[: context.search_model_candidates]
             try:
@@ -57,6 +53,8 @@ def make_rerank(deps: SearchDeps) -> SearchNode:
                 )
             except ModelCallError as exc:
                 errors.append(ErrorRecord(node="rerank", kind="model", message=str(exc)))
+                scores = await _embedding_rank(deps, context, question, items, intent, errors)
+                rescored = [e.model_copy(update={"rerank_score": scores.get(e.id)}) for e in items]
             else:
                 rescored = _apply(assessment, candidates, rescored)
                 update["search_model_verdict"] = Sufficiency(
@@ -74,6 +72,29 @@ def make_rerank(deps: SearchDeps) -> SearchNode:
     return rerank
 
 
+async def _embedding_rank(
+    deps: SearchDeps,
+    context: SearchContext,
+    question: str,
+    items: list[Evidence],
+    intent: Intent,
+    errors: list[ErrorRecord],
+) -> dict[str, float]:
+    try:
+        return await offline.rank(
+            question,
+            items,
+            deps.embedder_for(context),
+            intent=intent,
+            intent_policy=context.search_intent_policy,
+        )
+    except EmbeddingError as exc:
+        errors.append(ErrorRecord(node="rerank", kind="embedding", message=str(exc)))
+        return offline.lexical_rank(
+            question, items, intent=intent, intent_policy=context.search_intent_policy
+        )
+
+
 def _apply(
     assessment: Assessment, candidates: list[Evidence], everything: list[Evidence]
 ) -> list[Evidence]:
@@ -85,9 +106,9 @@ def _apply(
             judged[evidence.id] = evidence.model_copy(
                 update={"rerank_score": item.relevance, "summary": item.summary.strip() or None}
             )
-    # Items the model did not judge rank below those it did: its scale is not the cosine's.
+    # Items the model did not judge rank below those it did: their scores are on another scale.
     return [
-        judged.get(e.id) or e.model_copy(update={"rerank_score": (e.rerank_score or 0.0) * 0.5})
+        judged.get(e.id) or e.model_copy(update={"rerank_score": (e.rerank_score or 0.0) * 0.01})
         for e in everything
     ]
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from langchain_core.messages import AIMessage, AnyMessage
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
 from codeweaver.context import Context, context_of
-from codeweaver.engine.analysis import analyze_offline
+from codeweaver.engine.analysis import analyze_offline, classify_turn
 from codeweaver.engine.questions import guard_too_many, scan_questions
 from codeweaver.workflows.orchestration.nodes.common import (
     Collaborators,
@@ -98,6 +99,19 @@ def _model_plan(result: PlanAndAnalysis, question: str) -> Plan:
     return Plan(kind=kind, questions=questions, reason=result.reason, analyses=analyses)
 
 
+def needs_planner(question: str, history: list[AnyMessage], planned: Plan) -> bool:
+    """Whether a planner model would decide anything the offline scan cannot.
+
+    A thread's first message is its own standalone question, and the scan already counts its
+    questions; a follow-up the offline engine recognises goes to the history answer. Only a new
+    message in a thread needs the model, to rewrite it to stand alone. This is what keeps a
+    cache hit at zero model calls and a clarification at one.
+    """
+    if planned.kind == "too_many" or not any(isinstance(m, AIMessage) for m in history):
+        return False
+    return classify_turn(question, history)[0] != "clarification"
+
+
 def make_plan_node(models: ChatModels | None) -> Any:
     """The `plan` node: starts the turn afresh and decides how many questions it holds."""
 
@@ -107,8 +121,12 @@ def make_plan_node(models: ChatModels | None) -> Any:
         question, notices = bounded_question(raw, ctx.max_question_chars)
         errors: list[ErrorRecord] = []
         planned = offline_plan(question)
-        model = resolve_chat_models(models, ctx).for_role("planner") if question else None
-        if model is not None and planned.kind != "too_many":
+        model = (
+            resolve_chat_models(models, ctx).for_role("planner")
+            if question and needs_planner(question, history, planned)
+            else None
+        )
+        if model is not None:
             try:
                 result = await call_structured(
                     model,
