@@ -589,6 +589,38 @@ def assistants(server: ServerOption = None) -> None:
     err.print("[dim]Use one: codeweaver ui --assistant <assistant id>[/dim]")
 
 
+@app.command()
+def bench(
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    iterations: Annotated[
+        int, typer.Option("--iterations", min=1, help="Recorded runs per path and profile.")
+    ] = 20,
+    no_server: Annotated[
+        bool, typer.Option("--no-server", help="Skip the LangGraph Server measurement.")
+    ] = False,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Latencies at a tenth, cache at 1,000 entries (CI).")
+    ] = False,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Also draw latency by path to this PNG.")
+    ] = None,
+) -> None:
+    """Model calls, latency against the critical path, overhead, cache lookups, the server.
+
+    Fake chat models and sources with set latencies (docs/PERFORMANCE.md), the real embedder.
+    """
+    from codeweaver.bench import run_bench
+
+    with err.status("benchmarking (fake models and sources, real embedder)…"):
+        report = run_bench(iterations=iterations, server=not no_server, quick=quick)
+    if plot is not None:
+        report.plot(plot)
+    if as_json:
+        sys.stdout.write(report.to_json() + "\n")
+    else:
+        out.print(report.table())
+
+
 def main() -> None:
     """Entry point."""
     app()

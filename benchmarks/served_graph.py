@@ -1,0 +1,16 @@
+"""The main graph on zero-latency fakes, for `codeweaver bench` to serve through `langgraph dev`.
+
+`codeweaver.bench.serve_fake_graph` writes a langgraph.json in a temporary folder that points
+here; the real `codeweaver.graphs:main` would ask the real sources. No checkpointer: the server
+provides persistence.
+"""
+
+from __future__ import annotations
+
+from codeweaver.bench import SET_LATENCIES_MS, fake_graph
+from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder
+
+graph, _model, _sources = fake_graph(
+    latencies_ms=dict.fromkeys(SET_LATENCIES_MS, 0.0),
+    embedder=get_embedder(DEFAULT_EMBEDDING_MODEL),
+)
