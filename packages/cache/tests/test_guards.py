@@ -74,3 +74,18 @@ def test_coverage_measures_added_constraints() -> None:
     result = compare("read a single character from stdin", "read from stdin")
     assert result.query_coverage < 0.7
     assert result.cached_coverage == 1.0
+
+
+def test_a_different_operation_on_the_same_object_is_a_conflict() -> None:
+    # Seen in the server benchmark: cosine 0.64-0.84, 80% shared vocabulary, opposite answers.
+    result = compare(
+        "How do I sort a SQL query result lazily?", "How do I parse a SQL query result lazily?"
+    )
+    assert any(c.startswith("operations differ") for c in result.conflicts)
+
+
+def test_synonymous_operations_still_agree() -> None:
+    assert not compare(
+        "remove duplicates from a list", "delete duplicate items of a list"
+    ).conflicts
+    assert not compare("sort a dict by value", "sorting dictionary by values").conflicts

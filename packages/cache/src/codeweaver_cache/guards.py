@@ -481,6 +481,22 @@ def _differ(name: str, a: Iterable[str], b: Iterable[str]) -> str:
     return f"{name} differ: {', '.join(left) or '-'} vs {', '.join(right) or '-'}"
 
 
+OPERATIONS = _words(
+    """
+    sort reverse shuffle split combine delete add append insert pop read write save load parse
+    count sum average filter replace compare copy print round flatten group download upload
+    install uninstall upgrade rename move encode decode serialize compress decompress hash
+    encrypt decrypt validate truncate pad strip capitalize lowercase uppercase escape unescape
+    """
+)
+"""What a question asks to do. Two questions about the same object that ask to do different
+things ("sort" or "parse" a query result) have different answers, however alike they read."""
+
+
+def _operations(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(w for w in words if w in _OPERATION_STEMS)
+
+
 @lru_cache(maxsize=65536)
 def compare(query: str, cached: str) -> Comparison:
     """Compare a query with a cached question on every answer-determining detail (memoised)."""
@@ -518,6 +534,9 @@ def compare(query: str, cached: str) -> Comparison:
         ):
             shown = sorted((q.tokens | c.tokens) & (left | right))
             conflicts.append(f"opposite terms: {', '.join(shown)}")
+    q_ops, c_ops = _operations(q.words), _operations(c.words)
+    if q_ops and c_ops and q_ops != c_ops:
+        conflicts.append(_differ("operations", q_ops, c_ops))
     if q.direction and c.direction and _reversed(q.direction, c.direction):
         conflicts.append("direction differs: the conversion goes the other way")
 
@@ -526,6 +545,9 @@ def compare(query: str, cached: str) -> Comparison:
         query_coverage=_share(q.vocabulary, c.vocabulary),
         cached_coverage=_share(c.vocabulary, q.vocabulary),
     )
+
+
+_OPERATION_STEMS = frozenset(stem(w) for w in OPERATIONS)
 
 
 def _reversed(
