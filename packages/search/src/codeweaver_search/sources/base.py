@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from codeweaver_schema import Evidence, Intent, SourceName
 from codeweaver_search.sources.errors import SourceError
+
+T = TypeVar("T")
 
 
 @runtime_checkable
@@ -72,6 +75,16 @@ class CircuitBreaker:
             f"circuit open after {self.failures} consecutive failures; "
             f"retrying in {remaining:.0f} s"
         )
+
+    async def call(self, work: Awaitable[T]) -> T:
+        """Await a source call, counting its failure (`SourceError`) or success."""
+        try:
+            result = await work
+        except SourceError:
+            self.record_failure()
+            raise
+        self.record_success()
+        return result
 
     def record_success(self) -> None:
         """A call succeeded: close the circuit."""

@@ -62,13 +62,7 @@ class TavilyDocsSource:
         key = self._key()
         if not key:
             raise SourceError("docs", "skipped", "TAVILY_API_KEY is not set")
-        try:
-            evidence = await self._search(query, key=key, limit=limit)
-        except SourceError:
-            self.breaker.record_failure()
-            raise
-        self.breaker.record_success()
-        return evidence
+        return await self.breaker.call(self._search(query, key=key, limit=limit))
 
     async def _search(self, query: str, *, key: str, limit: int) -> list[Evidence]:
         await self.gate.wait(self.timeout_s)

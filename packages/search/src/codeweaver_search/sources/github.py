@@ -70,13 +70,7 @@ class GitHubCodeSource:
         q = code_query(query)
         if not q:
             return []
-        try:
-            evidence = await self._search(q, token=token, limit=limit)
-        except SourceError:
-            self.breaker.record_failure()
-            raise
-        self.breaker.record_success()
-        return evidence
+        return await self.breaker.call(self._search(q, token=token, limit=limit))
 
     async def _search(self, q: str, *, token: str, limit: int) -> list[Evidence]:
         await self.gate.wait(self.timeout_s)

@@ -72,13 +72,7 @@ class StackOverflowSource:
         Raises:
             SourceError: the API failed, throttled us, or answered something unreadable.
         """
-        try:
-            evidence = await self._search(query, limit=limit)
-        except SourceError:
-            self.breaker.record_failure()
-            raise
-        self.breaker.record_success()
-        return evidence
+        return await self.breaker.call(self._search(query, limit=limit))
 
     async def _search(self, query: str, *, limit: int) -> list[Evidence]:
         found = await self._get(
