@@ -168,6 +168,21 @@ def collapse_whitespace(text: str) -> str:
     return " ".join(text.split())
 
 
+_SCRIPTS = (
+    ("ko", 0xAC00, 0xD7A3),  # Hangul syllables
+    ("ko", 0x1100, 0x11FF),  # Hangul jamo
+    ("ko", 0x3130, 0x318F),  # Hangul compatibility jamo
+    ("ja", 0x3040, 0x30FF),  # hiragana and katakana
+    ("zh", 0x4E00, 0x9FFF),  # CJK ideographs
+    ("ru", 0x0400, 0x04FF),
+    ("el", 0x0370, 0x03FF),
+    ("ar", 0x0600, 0x06FF),
+    ("he", 0x0590, 0x05FF),
+    ("hi", 0x0900, 0x097F),
+    ("th", 0x0E00, 0x0E7F),
+)
+
+
 def detect_language(text: str) -> str:
     """ISO 639-1 code of the text's main script: ko, ja, zh, ru, el, ar, he, hi, th, else en.
 
@@ -177,27 +192,11 @@ def detect_language(text: str) -> str:
     counts: dict[str, int] = {}
     for ch in text:
         code = ord(ch)
-        if 0xAC00 <= code <= 0xD7A3 or 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F:
-            lang = "ko"
-        elif 0x3040 <= code <= 0x30FF:
-            lang = "ja"
-        elif 0x4E00 <= code <= 0x9FFF:
-            lang = "zh"
-        elif 0x0400 <= code <= 0x04FF:
-            lang = "ru"
-        elif 0x0370 <= code <= 0x03FF:
-            lang = "el"
-        elif 0x0600 <= code <= 0x06FF:
-            lang = "ar"
-        elif 0x0590 <= code <= 0x05FF:
-            lang = "he"
-        elif 0x0900 <= code <= 0x097F:
-            lang = "hi"
-        elif 0x0E00 <= code <= 0x0E7F:
-            lang = "th"
-        else:
+        if code < 0x0370:  # Latin, digits, punctuation: most characters of any question
             continue
-        counts[lang] = counts.get(lang, 0) + 1
+        lang = next((name for name, low, high in _SCRIPTS if low <= code <= high), None)
+        if lang is not None:
+            counts[lang] = counts.get(lang, 0) + 1
     if not counts:
         return "en"
     # Kana decides Japanese even when most characters are kanji.
