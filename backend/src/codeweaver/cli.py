@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -31,6 +32,7 @@ from rich.table import Table
 from rich.text import Text
 
 from codeweaver.evals import eval_app
+from codeweaver.progress import progress_label
 
 if TYPE_CHECKING:
     from codeweaver.ingest import IngestOutcome
@@ -89,9 +91,9 @@ async def run_question(
     thread_id: str,
     data_dir: Path,
     context_overrides: dict[str, Any],
-    on_node: Any = None,
+    on_node: Callable[[str], None] | None = None,
 ) -> RunReport:
-    """Ask one question in a thread, streaming node progress to `on_node`."""
+    """Ask one question in a thread; `on_node` hears each node's path as it starts."""
     from langchain_core.messages import HumanMessage
 
     from codeweaver.context import Context
@@ -112,15 +114,15 @@ async def run_question(
             {"messages": [HumanMessage(question)]},
             config,
             context=context,
-            stream_mode="updates",
+            stream_mode=["tasks", "updates"],
             subgraphs=True,
         )
-        async for namespace, update in stream:
-            for node in update or {}:
-                path = _node_path(namespace, node)
-                nodes.append(path)
-                if on_node is not None:
-                    on_node(path)
+        async for namespace, mode, chunk in stream:
+            if mode == "tasks":
+                if on_node is not None and "input" in chunk:
+                    on_node(_node_path(namespace, chunk["name"]))
+                continue
+            nodes.extend(_node_path(namespace, node) for node in chunk or {})
         values = (await graph.aget_state(config)).values
     await close_qdrant_clients()
     answer = values.get("answer")
@@ -219,30 +221,16 @@ def ask(
         sys.stdout.write(json.dumps(report.__dict__, ensure_ascii=False, indent=2) + "\n")
         return
 
-    with err.status("planning…") as status:
-
-        def progress(path: str) -> None:
-            status.update(f"{path} done…")
-
-        report = asyncio.run(
-            run_question(
-                question,
-                thread_id=thread_id,
-                data_dir=directory,
-                context_overrides=overrides,
-                on_node=progress,
-            )
-        )
-    _print_report(report)
+    _print_report(_ask_with_progress(question, thread_id, directory, overrides))
 
 
-def _ask_in_chat(
+def _ask_with_progress(
     question: str, thread_id: str, directory: Path, overrides: dict[str, Any]
 ) -> RunReport:
     with err.status("planning…") as status:
 
         def progress(path: str) -> None:
-            status.update(f"{path} done…")
+            status.update(f"{progress_label(path)}… [dim]({path})[/dim]")
 
         return asyncio.run(
             run_question(
@@ -299,7 +287,7 @@ def chat(
         if command.startswith("/"):
             err.print(f"[yellow]Unknown command {line}.[/yellow] {CHAT_HELP}")
             continue
-        last = _ask_in_chat(line, thread_id, directory, overrides)
+        last = _ask_with_progress(line, thread_id, directory, overrides)
         out.print(Markdown(last.answer))
         if last.warning:
             err.print(f"[yellow]⚠ {last.warning}[/yellow]")

@@ -15,37 +15,12 @@ from typing import Any
 import httpx
 from langgraph_sdk import get_client
 
+from codeweaver.progress import progress_label
+
 ANSWER_TAG = "codeweaver:answer"
 """Tag of the model calls whose tokens are the answer (the answer node's `ANSWER_TAG`)."""
 FEEDBACK_GRAPH = "cache_feedback"
 STREAM_MODES = ["tasks", "messages-tuple"]
-
-PROGRESS_LABELS: dict[str, str] = {
-    "plan": "planning",
-    "route": "choosing a route",
-    "analyze": "analysing the question",
-    "cache_lookup": "checking the answer cache",
-    "verify": "verifying a cached answer",
-    "search": "searching",
-    "prepare": "preparing the search",
-    "search_stackoverflow": "searching Stack Overflow",
-    "search_github": "searching GitHub code",
-    "search_docs": "searching official docs",
-    "search_local": "searching your documents",
-    "rerank": "ranking evidence",
-    "judge": "judging evidence",
-    "refine": "refining the query",
-    "summarise": "summarising evidence",
-    "answer": "writing the answer",
-    "grade": "checking the answer against its sources",
-    "cache_store": "remembering the answer",
-    "answer_with_history": "answering from the conversation",
-    "multi_question": "answering both questions in parallel",
-    "prepare_question": "preparing a question",
-    "combine": "combining the answers",
-    "too_many": "counting the questions",
-    "empty_input": "reading the message",
-}
 
 
 class ServerError(RuntimeError):
@@ -83,11 +58,6 @@ def _text_of(content: Any) -> str:
         ]
         return "".join(parts)
     return ""
-
-
-def progress_label(node: str) -> str:
-    """What the page says while a node runs."""
-    return PROGRESS_LABELS.get(node, node.replace("_", " "))
 
 
 @dataclass
