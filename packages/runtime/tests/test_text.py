@@ -1,3 +1,6 @@
+import pytest
+
+from codeweaver_runtime import redact
 from codeweaver_runtime.text import (
     clean_text,
     content_words,
@@ -34,3 +37,9 @@ def test_korean_questions_get_english_terms() -> None:
     assert english_gloss("파이썬에서 리스트를 뒤집는 방법은?") == "python list reverse"
     assert english_gloss("딕셔너리를 값으로 정렬하려면?") == "dict dictionary sort sorted value"
     assert english_gloss("How do I sort a dict?") == ""
+
+
+def test_secrets_are_masked_in_log_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_0123456789abcdef")
+    line = "GET https://api.example/search?q=x&key=s3cr3tk3y&site=so ghp_0123456789abcdef"
+    assert redact(line) == "GET https://api.example/search?q=x&key=***&site=so ***"

@@ -113,8 +113,8 @@ def canonical_question(question: str) -> str:
     return text or collapse_whitespace(question)
 
 
-async def classify_intent(question: str, embedder: Embedder) -> tuple[Intent, str]:
-    """Rules first, then the nearest intent description by embedding."""
+async def classify_intent(question: str, embedder: Embedder | None) -> tuple[Intent, str]:
+    """Rules first, then the nearest intent description by embedding (when there is one)."""
     prose = prose_only(question)
     if _CODE_REVIEW.search(question):
         return "code_review", "asks for a review of code"
@@ -127,6 +127,8 @@ async def classify_intent(question: str, embedder: Embedder) -> tuple[Intent, st
         basis = f"{latin} {english_gloss(basis)}".strip()
         if not basis:
             return "learning", "no English terms to compare; learning is the common case"
+    if embedder is None:
+        return "learning", "no rule matched and no embedder; learning is the common case"
     labels: list[Intent] = []
     texts: list[str] = []
     for intent, examples in INTENT_PROTOTYPES.items():
@@ -152,9 +154,9 @@ def classify_turn(question: str, history: Sequence[BaseMessage]) -> tuple[Questi
 
 
 async def analyze_offline(
-    question: str, history: Sequence[BaseMessage], embedder: Embedder
+    question: str, history: Sequence[BaseMessage], embedder: Embedder | None
 ) -> Analysis:
-    """The deterministic analysis of the offline engine."""
+    """The deterministic analysis of the offline engine; without an embedder, rules only."""
     question_type, type_reason = classify_turn(question, history)
     intent, intent_reason = await classify_intent(question, embedder)
     prose = prose_only(question).strip()

@@ -239,11 +239,15 @@ def _units(evidence: list[Evidence]) -> list[_Unit]:
     return units
 
 
-async def _score(question: str, units: list[_Unit], embedder: Embedder) -> None:
+async def _score(question: str, units: list[_Unit], embedder: Embedder | None) -> None:
     if not units:
         return
-    vectors = await embedder.embed([question, *(u.text[:600] for u in units)])
-    sims = vectors[1:] @ vectors[0]
+    if embedder is None:
+        # Without an embedder, shared words alone rank the sentences.
+        sims = np.zeros(len(units))
+    else:
+        vectors = await embedder.embed([question, *(u.text[:600] for u in units)])
+        sims = vectors[1:] @ vectors[0]
     asked = set(content_words(question))
     for unit, sim in zip(units, np.asarray(sims), strict=True):
         overlap = len(asked & set(content_words(unit.text))) / max(len(asked), 1)
@@ -336,9 +340,13 @@ def _compose(
 
 
 async def extractive_answer(
-    question: str, analysis: Analysis, evidence: list[Evidence], embedder: Embedder
+    question: str, analysis: Analysis, evidence: list[Evidence], embedder: Embedder | None
 ) -> Answer:
-    """Assemble a cited answer from the best evidence, without a language model."""
+    """Assemble a cited answer from the best evidence, without a language model.
+
+    Without an embedder (it failed), sentences are ranked by the words they share with the
+    question.
+    """
     language = analysis.language
     h = _headings(language)
     note = OFFLINE_NOTE.get(language, OFFLINE_NOTE["en"])

@@ -26,8 +26,8 @@ import numpy as np
 from qdrant_client import AsyncQdrantClient, models
 
 from codeweaver_cache.guards import Comparison, compare
-from codeweaver_runtime import Embedder, get_embedder, get_qdrant
-from codeweaver_schema import Analysis, Answer, CacheDecision, stable_id
+from codeweaver_runtime import Embedder, EmbeddingError, get_embedder, get_qdrant
+from codeweaver_schema import Analysis, Answer, CacheDecision, ErrorKind, stable_id
 
 if TYPE_CHECKING:
     from codeweaver_cache.context import CacheContext
@@ -242,6 +242,13 @@ class _ScopeIndex:
             for i in ordered
             if np.isfinite(scores[i])
         ]
+
+
+def failure_kind(exc: CacheUnavailableError) -> ErrorKind:
+    """What failed behind a cache error: the embedder, a timeout, or the store itself."""
+    if isinstance(exc.__cause__, EmbeddingError):
+        return "embedding"
+    return "timeout" if isinstance(exc.__cause__, TimeoutError) else "store"
 
 
 class SemanticCache:

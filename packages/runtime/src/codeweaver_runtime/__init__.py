@@ -41,6 +41,7 @@ from codeweaver_runtime.flow import add_flow_step, traced
 from codeweaver_runtime.graphs import add_node_with_fallback
 from codeweaver_runtime.qdrant import close_qdrant_clients, get_qdrant, open_qdrant
 from codeweaver_runtime.retrieval_eval import RetrievalReport, evaluate_retrieval
+from codeweaver_runtime.secrets import install_log_redaction, redact
 
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
@@ -74,9 +75,11 @@ __all__ = [
     "evaluate_retrieval",
     "get_embedder",
     "get_qdrant",
+    "install_log_redaction",
     "iter_documents",
     "load_document",
     "open_qdrant",
+    "redact",
     "resolve_chat_models",
     "traced",
 ]

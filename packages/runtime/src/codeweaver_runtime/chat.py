@@ -19,6 +19,7 @@ from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
 from codeweaver_runtime.context import OFFLINE, RuntimeContext
+from codeweaver_runtime.secrets import install_log_redaction
 
 ModelRole = Literal["planner", "judge", "answer"]
 StructuredT = TypeVar("StructuredT", bound=BaseModel)
@@ -44,6 +45,7 @@ def build_chat_model(name: str, *, timeout_s: float) -> BaseChatModel | None:
     """
     if not name or name == OFFLINE:
         return None
+    install_log_redaction()
     provider, sep, model = name.partition(":")
     if not sep or not model:
         raise ValueError(f"model name {name!r} is not of the form provider:model")

@@ -9,10 +9,10 @@ from langgraph.runtime import Runtime
 from codeweaver_cache.context import CacheContext
 from codeweaver_cache.nodes.common import CacheFactory, error, hit, miss
 from codeweaver_cache.state import LookupState, key_question
-from codeweaver_cache.store import CacheUnavailableError
+from codeweaver_cache.store import CacheUnavailableError, failure_kind
 from codeweaver_cache.verifier import PendingHit, resolve_verifier, verify
 from codeweaver_runtime import ChatModels, ModelCallError, traced
-from codeweaver_schema import CacheDecision, ErrorKind
+from codeweaver_schema import CacheDecision
 
 LOOKUP = "cache_lookup"
 VERIFY = "cache_verify"
@@ -42,7 +42,7 @@ def make_lookup(get_cache: CacheFactory, models: ChatModels | None) -> Any:
             result = await cache.lookup(question, scope, context.cache_rule())
         except CacheUnavailableError as exc:
             cache.record_miss("unavailable")
-            kind: ErrorKind = "timeout" if "timed out" in str(exc) else "store"
+            kind = failure_kind(exc)
             return update | miss(f"unavailable: {exc}") | {"errors": [error(LOOKUP, kind, exc)]}
         decision, candidate = result.decision, result.candidate
         if not decision.hit or candidate is None:

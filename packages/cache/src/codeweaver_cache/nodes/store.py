@@ -9,9 +9,8 @@ from langgraph.runtime import Runtime
 from codeweaver_cache.context import CacheContext
 from codeweaver_cache.nodes.common import CacheFactory, error
 from codeweaver_cache.state import CacheState, key_question
-from codeweaver_cache.store import CacheUnavailableError, admission_refusal
+from codeweaver_cache.store import CacheUnavailableError, admission_refusal, failure_kind
 from codeweaver_runtime import traced
-from codeweaver_schema import ErrorKind
 
 STORE = "cache_store"
 
@@ -37,7 +36,7 @@ def make_store(get_cache: CacheFactory) -> Any:
                 question, answer, scope, ttl_s=context.cache_ttl_s, analysis=analysis
             )
         except CacheUnavailableError as exc:
-            kind: ErrorKind = "timeout" if "timed out" in str(exc) else "store"
+            kind = failure_kind(exc)
             return {
                 "cache_stored": False,
                 "cache_store_reason": f"unavailable: {exc}",

@@ -9,8 +9,12 @@ from typing import Any
 
 import httpx
 
+from codeweaver_runtime import install_log_redaction
 from codeweaver_schema import SourceName
 from codeweaver_search.sources.errors import SourceError
+
+# httpx logs every request URL at INFO, and Stack Exchange takes its key as a query parameter.
+install_log_redaction()
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
 """Larger bodies are refused: a search page is tens of kilobytes, so this is a broken server."""

@@ -23,6 +23,7 @@ from codeweaver.engine.grounding import (
 )
 from codeweaver.workflows.orchestration.nodes.common import (
     Collaborators,
+    error,
     message_text,
     model_error,
     split_turn,
@@ -36,6 +37,7 @@ from codeweaver.workflows.orchestration.prompts import (
 from codeweaver.workflows.orchestration.state import MainState, WorkerState
 from codeweaver_runtime import (
     ChatModels,
+    EmbeddingError,
     ModelCallError,
     call_structured,
     call_text,
@@ -44,6 +46,7 @@ from codeweaver_runtime import (
 from codeweaver_runtime.text import content_words, split_sentences
 from codeweaver_schema import (
     SOURCE_LABELS,
+    Analysis,
     Answer,
     Citation,
     ErrorRecord,
@@ -147,12 +150,25 @@ def make_answer_node(models: ChatModels | None, collaborators: Collaborators) ->
             except ModelCallError as exc:
                 errors.append(model_error("answer", exc))
         if drafted is None:
-            drafted = await extractive_answer(
-                question, analysis, evidence, collaborators.embedder(ctx)
-            )
+            drafted = await _extractive(question, analysis, evidence, collaborators, ctx, errors)
         return {"answer": drafted, "answer_attempts": attempts, "errors": errors}
 
     return answer
+
+
+async def _extractive(
+    question: str,
+    analysis: Analysis,
+    evidence: list[Evidence],
+    collaborators: Collaborators,
+    ctx: Context,
+    errors: list[ErrorRecord],
+) -> Answer:
+    try:
+        return await extractive_answer(question, analysis, evidence, collaborators.embedder(ctx))
+    except EmbeddingError as exc:
+        errors.append(error("answer", "embedding", f"{exc}; sentences ranked by shared words"))
+        return await extractive_answer(question, analysis, evidence, None)
 
 
 def make_grade_node(models: ChatModels | None) -> Any:
@@ -264,8 +280,11 @@ async def _follow_up_offline(
     blocks = re.findall(r"```.*?```\s*(?:\[\d+\])?", body, flags=re.DOTALL)
     if not lines:
         lines = [s for s in split_sentences(body) if len(s.split()) > 3]
-    embedder = collaborators.embedder(ctx)
-    vectors = await embedder.embed([question, *lines]) if lines else None
+    try:
+        vectors = await collaborators.embedder(ctx).embed([question, *lines]) if lines else None
+    except EmbeddingError:
+        # The earlier answer's own order is a fair ranking when the embedder is down.
+        vectors = None
     ranked = lines
     if vectors is not None:
         order = np.argsort(-(vectors[1:] @ vectors[0]))
@@ -317,8 +336,9 @@ def combine_answers(answers: list[QuestionAnswer]) -> Answer:
 async def combine(state: MainState) -> dict[str, Any]:
     """The `combine` node: the two answers as one message."""
     answers = state.get("multi_answers", [])
-    final = deliver(combine_answers(answers), state)
     worker_errors = [e for qa in answers for e in qa.errors]
+    everything = [*state.get("errors", []), *worker_errors]
+    final = deliver(combine_answers(answers), {**state, "errors": everything})
     return {"answer": final, "messages": [answer_message(final)], "errors": worker_errors}
 
 

@@ -19,6 +19,7 @@ from codeweaver.engine.analysis import analyze_offline, classify_turn
 from codeweaver.engine.questions import guard_too_many, scan_questions
 from codeweaver.workflows.orchestration.nodes.common import (
     Collaborators,
+    error,
     model_error,
     split_turn,
 )
@@ -26,7 +27,13 @@ from codeweaver.workflows.orchestration.prompts import PlanAndAnalysis, planner_
 from codeweaver.workflows.orchestration.state import MainState, fresh_main_fields
 from codeweaver_cache import fresh_cache_fields
 from codeweaver_multi_question import fresh_multi_fields
-from codeweaver_runtime import ChatModels, ModelCallError, call_structured, resolve_chat_models
+from codeweaver_runtime import (
+    ChatModels,
+    EmbeddingError,
+    ModelCallError,
+    call_structured,
+    resolve_chat_models,
+)
 from codeweaver_runtime.text import clean_text, detect_language, truncate
 from codeweaver_schema import Analysis, ErrorRecord, Plan, fresh_turn
 from codeweaver_search import fresh_search_fields
@@ -162,11 +169,16 @@ def make_analyze_node(collaborators: Collaborators) -> Any:
         analysis = state.get("analysis")
         if analysis is None and plan is not None and plan.kind == "single_topic" and plan.analyses:
             analysis = plan.analyses[0]
+        errors: list[ErrorRecord] = []
         if analysis is None:
             history, _ = split_turn(state.get("messages", []))
-            analysis = await analyze_offline(question, history, collaborators.embedder(ctx))
+            try:
+                analysis = await analyze_offline(question, history, collaborators.embedder(ctx))
+            except EmbeddingError as exc:
+                errors.append(error("analyze", "embedding", f"{exc}; analysed by rules only"))
+                analysis = await analyze_offline(question, history, None)
         if ctx.answer_language:
             analysis = analysis.model_copy(update={"language": ctx.answer_language})
-        return {"analysis": analysis}
+        return {"analysis": analysis, "errors": errors}
 
     return analyze
