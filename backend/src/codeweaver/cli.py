@@ -45,6 +45,13 @@ app = typer.Typer(
 err = Console(stderr=True)
 out = Console()
 
+ThreadOption = Annotated[
+    str | None, typer.Option("--thread", help="Continue this thread (default: a new one).")
+]
+ModelOption = Annotated[
+    str | None,
+    typer.Option("--model", help="provider:model (openai:gpt-4o-mini, ...) or 'offline'."),
+]
 DataDirOption = Annotated[
     Path | None,
     typer.Option(
@@ -191,14 +198,9 @@ def _print_report(report: RunReport) -> None:
 @app.command()
 def ask(
     question: Annotated[str, typer.Argument(help="Your programming question.")],
-    thread: Annotated[
-        str | None, typer.Option("--thread", help="Continue this thread (default: a new one).")
-    ] = None,
+    thread: ThreadOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    model: Annotated[
-        str | None,
-        typer.Option("--model", help="provider:model (openai:gpt-4o-mini, ...) or 'offline'."),
-    ] = None,
+    model: ModelOption = None,
     data_dir: DataDirOption = None,
 ) -> None:
     """Ask one question: streams which step is running, then the answer and its sources."""
@@ -248,13 +250,8 @@ CHAT_HELP = "/new starts a new thread · /sources lists the last answer's source
 
 @app.command()
 def chat(
-    thread: Annotated[
-        str | None, typer.Option("--thread", help="Continue this thread (default: a new one).")
-    ] = None,
-    model: Annotated[
-        str | None,
-        typer.Option("--model", help="provider:model (openai:gpt-4o-mini, ...) or 'offline'."),
-    ] = None,
+    thread: ThreadOption = None,
+    model: ModelOption = None,
     data_dir: DataDirOption = None,
 ) -> None:
     """Chat in a thread: follow-ups see the conversation. /new, /sources, /quit."""
