@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import hashlib
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
@@ -17,8 +16,7 @@ from numpy.typing import NDArray
 
 from codeweaver.workflows.orchestration.prompts import GradeVerdict
 from codeweaver_runtime import EmbeddingError
-from codeweaver_runtime.testing import ScriptedChatModel
-from codeweaver_runtime.text import words
+from codeweaver_runtime.testing import HashEmbedder, ScriptedChatModel
 from packages.search.tests.replay import ReplayServer, Reply, fixture
 
 QUESTIONS = fixture("stackexchange", "questions_11227809_withbody.json")
@@ -49,27 +47,6 @@ async def replay() -> AsyncIterator[ReplayServer]:
         yield server
     finally:
         await server.stop()
-
-
-class HashEmbedder:
-    """Bag-of-words vectors hashed into 256 dimensions: deterministic, instant, no model."""
-
-    model_id = "hash-256"
-    dimension = 256
-
-    def embed_sync(self, texts: Sequence[str]) -> NDArray[np.float32]:
-        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for word in words(text):
-                h = int(hashlib.md5(word.encode()).hexdigest()[:8], 16)
-                out[row, h % self.dimension] += 1.0
-            norm = np.linalg.norm(out[row])
-            if norm:
-                out[row] /= norm
-        return out
-
-    async def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
-        return self.embed_sync(texts)
 
 
 class FailingEmbedder(HashEmbedder):

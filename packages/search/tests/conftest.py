@@ -4,7 +4,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from .helpers import HashEmbedder
+from codeweaver_runtime.testing import HashEmbedder
+
 from .replay import ReplayServer
 
 

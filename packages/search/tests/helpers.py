@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import numpy as np
-from numpy.typing import NDArray
-
-from codeweaver_runtime.text import words
 from codeweaver_schema import (
     DocsMeta,
     Evidence,
@@ -23,27 +18,6 @@ from codeweaver_schema import (
     stable_id,
 )
 from codeweaver_search.sources import SourceError
-
-
-class HashEmbedder:
-    """Bag-of-words vectors hashed into 256 dimensions: deterministic, instant, no model."""
-
-    model_id = "hash-256"
-    dimension = 256
-
-    def embed_sync(self, texts: Sequence[str]) -> NDArray[np.float32]:
-        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for word in words(text):
-                h = int(hashlib.md5(word.encode()).hexdigest()[:8], 16)
-                out[row, h % self.dimension] += 1.0
-            norm = np.linalg.norm(out[row])
-            if norm:
-                out[row] /= norm
-        return out
-
-    async def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
-        return self.embed_sync(texts)
 
 
 def make_evidence(source: SourceName, key: str, content: str, *, title: str = "") -> Evidence:

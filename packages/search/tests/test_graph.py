@@ -8,13 +8,13 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.types import Overwrite
 
 from codeweaver_runtime import StaticChatModels
-from codeweaver_runtime.testing import ScriptedChatModel
+from codeweaver_runtime.testing import HashEmbedder, ScriptedChatModel
 from codeweaver_schema import Analysis, Evidence, SourceName
 from codeweaver_search import SearchContext, build_search_graph, fresh_search_fields
 from codeweaver_search.prompts import BEGIN, END, SYSTEM_PROMPT, Assessment
 from codeweaver_search.sources import LocalCorpusSource, SourceError
 
-from .helpers import FakeSource, HashEmbedder, fixed, make_evidence
+from .helpers import FakeSource, fixed, make_evidence
 
 OFFLINE = StaticChatModels(None)
 NAMES: tuple[SourceName, ...] = ("stackoverflow", "github", "docs", "local")

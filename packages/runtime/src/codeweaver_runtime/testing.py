@@ -7,17 +7,22 @@ model; what it answers comes from a responder function the test writes.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import BaseModel, PrivateAttr
+
+from codeweaver_runtime.embeddings import Vectors
+from codeweaver_runtime.text import words
 
 
 @dataclass(frozen=True)
@@ -104,3 +109,26 @@ def respond_with(replies: dict[str | None, Any]) -> Responder:
         return reply(messages) if callable(reply) else reply
 
     return responder
+
+
+class HashEmbedder:
+    """Bag-of-words vectors hashed into 256 dimensions: deterministic, instant, no model."""
+
+    model_id = "hash-256"
+    dimension = 256
+
+    def embed_sync(self, texts: Sequence[str]) -> Vectors:
+        """Encode texts in this thread."""
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in words(text):
+                h = int(hashlib.md5(word.encode()).hexdigest()[:8], 16)
+                out[row, h % self.dimension] += 1.0
+            norm = np.linalg.norm(out[row])
+            if norm:
+                out[row] /= norm
+        return out
+
+    async def embed(self, texts: Sequence[str]) -> Vectors:
+        """Encode texts (instantly, so no thread is needed)."""
+        return self.embed_sync(texts)
