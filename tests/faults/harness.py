@@ -20,9 +20,14 @@ from codeweaver_search.sources import GitHubCodeSource, StackOverflowSource, Tav
 from .conftest import PREFIX
 
 WEB = ("stackoverflow", "github", "docs")
-SOURCE_TIMEOUT_S = 0.4
-MODEL_TIMEOUT_S = 0.3
-CACHE_TIMEOUT_S = 0.3
+SOURCE_TIMEOUT_S = 1.0
+"""Short enough to keep the matrix quick, long enough for a healthy local reply on two busy cores
+(0.4 s was not: CI saw healthy-but-huge replies reported as timeouts)."""
+MODEL_TIMEOUT_S = 0.6
+CACHE_TIMEOUT_S = 0.6
+MAX_BODY_BYTES = 256 * 1024
+"""The size cap for web bodies here: small, so a huge body is refused by size well within the
+source timeout even on a loaded machine (the production cap is 4 MiB)."""
 
 
 def closed_port_url() -> str:
@@ -42,10 +47,14 @@ def web_sources(base: str, refused: frozenset[str] | set[str] = frozenset()) -> 
 
     return {
         "stackoverflow": StackOverflowSource(
-            base_url=url("stackoverflow"), timeout_s=SOURCE_TIMEOUT_S
+            base_url=url("stackoverflow"), timeout_s=SOURCE_TIMEOUT_S, max_body_bytes=MAX_BODY_BYTES
         ),
-        "github": GitHubCodeSource(base_url=url("github"), timeout_s=SOURCE_TIMEOUT_S),
-        "docs": TavilyDocsSource(base_url=url("docs"), timeout_s=SOURCE_TIMEOUT_S),
+        "github": GitHubCodeSource(
+            base_url=url("github"), timeout_s=SOURCE_TIMEOUT_S, max_body_bytes=MAX_BODY_BYTES
+        ),
+        "docs": TavilyDocsSource(
+            base_url=url("docs"), timeout_s=SOURCE_TIMEOUT_S, max_body_bytes=MAX_BODY_BYTES
+        ),
     }
 
 

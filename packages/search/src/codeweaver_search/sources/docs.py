@@ -17,7 +17,7 @@ from codeweaver_schema import DocsMeta, Evidence, Intent, stable_id
 from codeweaver_search.sources.base import BackoffGate, CircuitBreaker
 from codeweaver_search.sources.doc_domains import docs_domains, is_allowed
 from codeweaver_search.sources.errors import SourceError
-from codeweaver_search.sources.http import fetch_json, retry_after_header, snippet
+from codeweaver_search.sources.http import MAX_BODY_BYTES, fetch_json, retry_after_header, snippet
 
 DEFAULT_URL = "https://api.tavily.com"
 MAX_QUERY_CHARS = 400
@@ -35,6 +35,7 @@ class TavilyDocsSource:
     base_url: str | None = None
     api_key: str | None = None
     timeout_s: float = 10.0
+    max_body_bytes: int = MAX_BODY_BYTES
     name: Literal["docs"] = "docs"
     breaker: CircuitBreaker = field(default_factory=CircuitBreaker)
     gate: BackoffGate = field(default_factory=lambda: BackoffGate("docs"))
@@ -82,6 +83,7 @@ class TavilyDocsSource:
             },
             headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
             timeout_s=self.timeout_s,
+            max_bytes=self.max_body_bytes,
         )
         if not response.ok:
             raise self._http_error(response.status, response.body, response.text, response)

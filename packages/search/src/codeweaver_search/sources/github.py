@@ -18,7 +18,7 @@ from codeweaver_schema import Evidence, GitHubMeta, Intent, stable_id
 from codeweaver_search.sources.base import BackoffGate, CircuitBreaker, RateLimiter
 from codeweaver_search.sources.doc_domains import github_language
 from codeweaver_search.sources.errors import SourceError
-from codeweaver_search.sources.http import fetch_json, retry_after_header, snippet
+from codeweaver_search.sources.http import MAX_BODY_BYTES, fetch_json, retry_after_header, snippet
 
 DEFAULT_URL = "https://api.github.com"
 MAX_QUERY_CHARS = 256
@@ -37,6 +37,7 @@ class GitHubCodeSource:
     base_url: str | None = None
     token: str | None = None
     timeout_s: float = 10.0
+    max_body_bytes: int = MAX_BODY_BYTES
     name: Literal["github"] = "github"
     breaker: CircuitBreaker = field(default_factory=CircuitBreaker)
     limiter: RateLimiter = field(default_factory=lambda: RateLimiter("github", max_calls=10))
@@ -86,6 +87,7 @@ class GitHubCodeSource:
                 "X-GitHub-Api-Version": "2022-11-28",
             },
             timeout_s=self.timeout_s,
+            max_bytes=self.max_body_bytes,
         )
         if not response.ok:
             raise self._http_error(response.status, response.headers, response.body, response.text)

@@ -20,7 +20,7 @@ from codeweaver_schema import Evidence, Intent, StackOverflowMeta, stable_id
 from codeweaver_search.sources.base import BackoffGate, CircuitBreaker
 from codeweaver_search.sources.errors import SourceError
 from codeweaver_search.sources.html import html_to_text
-from codeweaver_search.sources.http import JsonResponse, fetch_json, snippet
+from codeweaver_search.sources.http import MAX_BODY_BYTES, JsonResponse, fetch_json, snippet
 
 DEFAULT_URL = "https://api.stackexchange.com/2.3"
 SITE = "stackoverflow"
@@ -42,6 +42,7 @@ class StackOverflowSource:
     base_url: str | None = None
     key: str | None = None
     timeout_s: float = 10.0
+    max_body_bytes: int = MAX_BODY_BYTES
     name: Literal["stackoverflow"] = "stackoverflow"
     quota_remaining: int | None = None
     breaker: CircuitBreaker = field(default_factory=CircuitBreaker)
@@ -101,7 +102,12 @@ class StackOverflowSource:
         if key := self._key():
             query["key"] = key
         response = await fetch_json(
-            "stackoverflow", "GET", self._base() + path, params=query, timeout_s=self.timeout_s
+            "stackoverflow",
+            "GET",
+            self._base() + path,
+            params=query,
+            timeout_s=self.timeout_s,
+            max_bytes=self.max_body_bytes,
         )
         body = response.body
         if isinstance(body, dict):
