@@ -8,10 +8,14 @@ import shutil
 import socket
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
+
+if TYPE_CHECKING:
+    from langgraph_sdk.client import LangGraphClient
 
 REPO = Path(__file__).resolve().parents[1]
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -31,6 +35,15 @@ class Server:
     url: str
     log: Path
     home: Path
+    headers: dict[str, str] = field(default_factory=dict)
+    """What every request of a test client carries (credentials, when the server wants them)."""
+
+
+def client(server: Server) -> LangGraphClient:
+    """An SDK client of `server`, carrying its headers; use it as `async with client(s) as sdk`."""
+    from langgraph_sdk import get_client
+
+    return get_client(url=server.url, headers=server.headers)
 
 
 def _read_url(log: Path, requested: int) -> str | None:

@@ -6,9 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from langgraph_sdk import get_client
 
-from tests.support import start_server, stop_server
+from tests.support import client, start_server, stop_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -23,7 +22,7 @@ async def test_threads_survive_a_server_restart(tmp_path: Path) -> None:
     # The same folder both times: the same CODEWEAVER_HOME (tmp/home) and working directory.
     proc, server = start_server(tmp_path, jobs=2)
     try:
-        async with get_client(url=server.url) as sdk:
+        async with client(server) as sdk:
             thread = await sdk.threads.create(metadata={"purpose": "restart"})
             await sdk.runs.wait(
                 thread["thread_id"],
@@ -39,7 +38,7 @@ async def test_threads_survive_a_server_restart(tmp_path: Path) -> None:
 
     proc, server = start_server(tmp_path, jobs=2)
     try:
-        async with get_client(url=server.url) as sdk:
+        async with client(server) as sdk:
             kept: Any = await sdk.threads.get(thread["thread_id"])
             after: Any = (await sdk.threads.get_state(thread["thread_id"]))["values"]
             history_after = await sdk.threads.get_history(thread["thread_id"], limit=100)

@@ -6,9 +6,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
+from tests import support
 from tests.support import Server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
@@ -18,7 +18,7 @@ QUESTION = "How do I reverse a list in Python?"
 
 @pytest.fixture
 async def client(server: Server) -> AsyncIterator[LangGraphClient]:
-    async with get_client(url=server.url) as sdk:
+    async with support.client(server) as sdk:
         yield sdk
 
 
