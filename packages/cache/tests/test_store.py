@@ -149,3 +149,53 @@ class SlowEmbedder:
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         await asyncio.sleep(5)
         return self.inner.embed_sync(texts)
+
+
+class _SlowDimension:
+    """The real embedder, but its first `dimension` takes a while (a cold model load)."""
+
+    def __init__(self, inner: SentenceTransformerEmbedder) -> None:
+        self.inner = inner
+        self.model_id = inner.model_id
+
+    @property
+    def dimension(self) -> int:
+        import time
+
+        time.sleep(0.3)
+        return self.inner.dimension
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return await self.inner.embed(texts)
+
+
+def test_first_use_from_two_event_loops_at_once(embedder: SentenceTransformerEmbedder) -> None:
+    """One cache serves several event loops (server, CLI, tests) even while it is set up."""
+    import threading
+
+    from codeweaver_runtime import open_qdrant
+
+    client = open_qdrant(":memory:")
+    cache = SemanticCache(client, _SlowDimension(embedder), timeout_s=30.0)  # type: ignore[arg-type]
+    scope = cache.scope("acme")
+    failures: list[BaseException] = []
+
+    async def two_lookups() -> None:
+        await asyncio.gather(
+            cache.lookup("How do I reverse a list?", scope, RULE),
+            cache.lookup("How do I sort a dict?", scope, RULE),
+        )
+
+    def in_own_loop() -> None:
+        try:
+            asyncio.run(two_lookups())
+        except BaseException as exc:  # collected for the assertion below
+            failures.append(exc)
+
+    threads = [threading.Thread(target=in_own_loop) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert failures == []
+    asyncio.run(client.close())

@@ -17,6 +17,7 @@ import asyncio
 import re
 import time
 import uuid
+import weakref
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -270,7 +271,11 @@ class SemanticCache:
         self.clock = clock
         self.stats = CacheStats()
         self._ready = False
-        self._ready_lock = asyncio.Lock()
+        # One lock per event loop: an asyncio.Lock binds to the loop that first waits on it, and
+        # one cache serves several loops (the server's, a CLI's, each test's).
+        self._ready_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+            weakref.WeakKeyDictionary()
+        )
         self._mirrored = _is_local(client)
         self._indexes: dict[CacheScope, _ScopeIndex] = {}
 
@@ -307,17 +312,25 @@ class SemanticCache:
             raise CacheUnavailableError(f"{what} failed: {type(exc).__name__}: {exc}") from exc
 
     async def _ensure_collection(self) -> None:
-        async with self._ready_lock:
+        if self._ready:
+            return
+        lock = self._ready_locks.setdefault(asyncio.get_running_loop(), asyncio.Lock())
+        async with lock:
             if self._ready:
                 return
             dimension = await asyncio.to_thread(lambda: self.embedder.dimension)
             if not await self.client.collection_exists(self.collection):
-                await self.client.create_collection(
-                    self.collection,
-                    vectors_config=models.VectorParams(
-                        size=dimension, distance=models.Distance.COSINE
-                    ),
-                )
+                try:
+                    await self.client.create_collection(
+                        self.collection,
+                        vectors_config=models.VectorParams(
+                            size=dimension, distance=models.Distance.COSINE
+                        ),
+                    )
+                except Exception:
+                    # Another event loop (or process) created it in the meantime: fine.
+                    if not await self.client.collection_exists(self.collection):
+                        raise
                 if not _is_local(self.client):
                     for name, schema in _INDEXED_FIELDS.items():
                         await self.client.create_payload_index(self.collection, name, schema)
