@@ -23,6 +23,7 @@ import hashlib
 import re
 import time
 import uuid
+import weakref
 import zlib
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
@@ -204,7 +205,10 @@ class DocumentCorpus:
         self._feedback_weight = feedback_weight
         self._max_per_document = max_chunks_per_document
         self._ready = False
-        self._lock = asyncio.Lock()
+        # One lock per event loop: an asyncio.Lock binds to the first loop that waits on it.
+        self._locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+            weakref.WeakKeyDictionary()
+        )
 
     def settings(self) -> dict[str, str | int | float]:
         """The ingestion and retrieval settings in force, for reports."""
@@ -239,7 +243,9 @@ class DocumentCorpus:
         return await self._client.collection_exists(self.collection)
 
     async def _ensure_collection(self) -> None:
-        async with self._lock:
+        if self._ready:
+            return
+        async with self._locks.setdefault(asyncio.get_running_loop(), asyncio.Lock()):
             if self._ready:
                 return
             # The first call loads the model, which blocks: keep it off the event loop.
