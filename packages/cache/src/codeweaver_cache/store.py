@@ -19,7 +19,7 @@ import time
 import uuid
 import weakref
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -77,6 +77,14 @@ class CacheScope:
                 key="corpus_version", match=models.MatchValue(value=self.corpus_version)
             ),
         ]
+
+    def holds(self, payload: Mapping[str, Any]) -> bool:
+        """True when a stored record's payload belongs to this scope."""
+        return (
+            payload.get("tenant") == self.tenant
+            and payload.get("embedding_model") == self.embedding_model
+            and payload.get("corpus_version") == self.corpus_version
+        )
 
     def point_id(self, *parts: str) -> str:
         """A deterministic Qdrant point id for a record in this scope."""
@@ -314,27 +322,29 @@ class SemanticCache:
     async def _ensure_collection(self) -> None:
         if self._ready:
             return
-        lock = self._ready_locks.setdefault(asyncio.get_running_loop(), asyncio.Lock())
-        async with lock:
-            if self._ready:
-                return
-            dimension = await asyncio.to_thread(lambda: self.embedder.dimension)
-            if not await self.client.collection_exists(self.collection):
-                try:
-                    await self.client.create_collection(
-                        self.collection,
-                        vectors_config=models.VectorParams(
-                            size=dimension, distance=models.Distance.COSINE
-                        ),
-                    )
-                except Exception:
-                    # Another event loop (or process) created it in the meantime: fine.
-                    if not await self.client.collection_exists(self.collection):
-                        raise
-                if not _is_local(self.client):
-                    for name, schema in _INDEXED_FIELDS.items():
-                        await self.client.create_payload_index(self.collection, name, schema)
-            self._ready = True
+        async with self._ready_locks.setdefault(asyncio.get_running_loop(), asyncio.Lock()):
+            await self._create_collection_once()
+
+    async def _create_collection_once(self) -> None:
+        if self._ready:  # another task did it while this one waited for the lock
+            return
+        dimension = await asyncio.to_thread(lambda: self.embedder.dimension)
+        if not await self.client.collection_exists(self.collection):
+            try:
+                await self.client.create_collection(
+                    self.collection,
+                    vectors_config=models.VectorParams(
+                        size=dimension, distance=models.Distance.COSINE
+                    ),
+                )
+            except Exception:
+                # Another event loop (or process) created it in the meantime: fine.
+                if not await self.client.collection_exists(self.collection):
+                    raise
+            if not _is_local(self.client):
+                for name, schema in _INDEXED_FIELDS.items():
+                    await self.client.create_payload_index(self.collection, name, schema)
+        self._ready = True
 
     async def _embed(self, text: str) -> list[float]:
         vectors = await self.embedder.embed([text])
@@ -582,6 +592,9 @@ class SemanticCache:
         if not found or not isinstance(found[0].vector, list):
             return 0
         payload = found[0].payload or {}
+        # Ids travel through clients: one tenant's report never touches another's entry.
+        if payload.get("kind") != _ENTRY or not scope.holds(payload):
+            return 0
         key, fingerprint = str(payload["key"]), str(payload["fingerprint"])
         block = models.PointStruct(
             id=scope.point_id(_BLOCK, key, fingerprint),

@@ -246,44 +246,43 @@ class DocumentCorpus:
         if self._ready:
             return
         async with self._locks.setdefault(asyncio.get_running_loop(), asyncio.Lock()):
-            if self._ready:
-                return
-            # The first call loads the model, which blocks: keep it off the event loop.
-            dimension = await asyncio.to_thread(lambda: self._embedder.dimension)
-            if await self._client.collection_exists(self.collection):
-                info = await self._client.get_collection(self.collection)
-                vectors = info.config.params.vectors
-                size = (
-                    vectors[DENSE].size if isinstance(vectors, dict) and DENSE in vectors else None
+            await self._create_collection_once()
+
+    async def _create_collection_once(self) -> None:
+        if self._ready:  # another task did it while this one waited for the lock
+            return
+        # The first call loads the model, which blocks: keep it off the event loop.
+        dimension = await asyncio.to_thread(lambda: self._embedder.dimension)
+        if await self._client.collection_exists(self.collection):
+            info = await self._client.get_collection(self.collection)
+            vectors = info.config.params.vectors
+            size = vectors[DENSE].size if isinstance(vectors, dict) and DENSE in vectors else None
+            if size != dimension:
+                raise CorpusError(
+                    f"collection {self.collection!r} holds {size}-dimensional vectors, but "
+                    f"{self._embedder.model_id} makes {dimension}; use another collection"
                 )
-                if size != dimension:
-                    raise CorpusError(
-                        f"collection {self.collection!r} holds {size}-dimensional vectors, but "
-                        f"{self._embedder.model_id} makes {dimension}; use another collection"
-                    )
-            else:
-                await self._client.create_collection(
+        else:
+            await self._client.create_collection(
+                self.collection,
+                vectors_config={
+                    DENSE: models.VectorParams(size=dimension, distance=models.Distance.COSINE)
+                },
+                sparse_vectors_config={
+                    LEXICAL: models.SparseVectorParams(modifier=models.Modifier.IDF)
+                },
+            )
+            if not self._is_embedded():
+                # Embedded Qdrant scans everything and warns that indexes do nothing.
+                await self._client.create_payload_index(
                     self.collection,
-                    vectors_config={
-                        DENSE: models.VectorParams(size=dimension, distance=models.Distance.COSINE)
-                    },
-                    sparse_vectors_config={
-                        LEXICAL: models.SparseVectorParams(modifier=models.Modifier.IDF)
-                    },
+                    "tenant",
+                    models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=True),
                 )
-                if not self._is_embedded():
-                    # Embedded Qdrant scans everything and warns that indexes do nothing.
-                    await self._client.create_payload_index(
-                        self.collection,
-                        "tenant",
-                        models.KeywordIndexParams(
-                            type=models.KeywordIndexType.KEYWORD, is_tenant=True
-                        ),
-                    )
-                    await self._client.create_payload_index(
-                        self.collection, "doc_id", models.PayloadSchemaType.KEYWORD
-                    )
-            self._ready = True
+                await self._client.create_payload_index(
+                    self.collection, "doc_id", models.PayloadSchemaType.KEYWORD
+                )
+        self._ready = True
 
     def _point_id(self, doc_id: str, chunk_index: int) -> str:
         digest = hashlib.sha256(f"{self.tenant}\x1f{doc_id}\x1f{chunk_index}".encode()).digest()
