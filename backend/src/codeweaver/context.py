@@ -6,12 +6,16 @@ object; Studio shows all fields, with their descriptions, as the assistant's con
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from langgraph.runtime import Runtime
 
 from codeweaver_cache import CacheContext
 from codeweaver_search import SearchContext
+
+MAX_REGENERATIONS = 3
+"""Ceiling of `answer_max_regenerations`, whatever a configuration asks."""
 
 
 @dataclass(kw_only=True)
@@ -20,7 +24,10 @@ class Context(SearchContext, CacheContext):
 
     answer_max_regenerations: int = field(
         default=1,
-        metadata={"description": "How often an ungrounded answer is rewritten before delivery."},
+        metadata={
+            "description": "How often an ungrounded answer is rewritten before delivery (at "
+            "most 3)."
+        },
     )
     answer_language: str = field(
         default="",
@@ -30,8 +37,26 @@ class Context(SearchContext, CacheContext):
         default=12_000,
         metadata={"description": "Longer input is cut to this many characters, with a notice."},
     )
+    run_budget_s: float = field(
+        default=120.0,
+        metadata={
+            "description": "Seconds a run may take before optional work (further search rounds, "
+            "answer rewrites) is skipped and the answer is written from what was found, with a "
+            "notice. 0 or less: no budget."
+        },
+    )
 
 
 def context_of(runtime: Runtime[Context]) -> Context:
     """The run's context, or the defaults when the caller sent none."""
     return runtime.context if runtime.context is not None else Context()
+
+
+def max_regenerations(context: Context) -> int:
+    """The configured number of rewrites, clamped to 0..`MAX_REGENERATIONS`."""
+    return max(0, min(context.answer_max_regenerations, MAX_REGENERATIONS))
+
+
+def run_deadline(context: Context) -> float | None:
+    """Wall-clock time (epoch seconds) at which a run starting now is out of budget."""
+    return time.time() + context.run_budget_s if context.run_budget_s > 0 else None

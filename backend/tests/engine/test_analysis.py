@@ -6,6 +6,7 @@ from codeweaver.engine.analysis import (
     canonical_question,
     classify_turn,
     exception_line,
+    is_code_only,
 )
 from codeweaver_runtime import Embedder
 
@@ -68,8 +69,82 @@ async def test_stack_trace_only_searches_for_the_exception(embedder: Embedder) -
     )
     analysis = await analyze_offline(trace, [], embedder)
     assert analysis.intent == "debugging"
-    assert analysis.standalone_question == "KeyError: 'name'"
+    # The exception line, with the language the trace's format gives away.
+    assert analysis.standalone_question == "Python KeyError: 'name'"
     assert not analysis.should_cache
+
+
+@pytest.mark.parametrize(
+    ("trace", "expected"),
+    [
+        (
+            "TypeError: Cannot read properties of undefined (reading 'map')\n"
+            "    at App (App.js:12:19)\n"
+            "    at renderWithHooks (react-dom.development.js:14985:18)",
+            "JavaScript TypeError: Cannot read properties of undefined (reading 'map')",
+        ),
+        (
+            "Uncaught TypeError: x.map is not a function\n"
+            "    at main (http://localhost:3000/static/js/main.js:12:19)",
+            "JavaScript TypeError: x.map is not a function",
+        ),
+        (
+            'Exception in thread "main" java.lang.NullPointerException: Cannot invoke '
+            '"String.length()" because "s" is null\n\tat com.example.Main.main(Main.java:5)',
+            'java.lang.NullPointerException: Cannot invoke "String.length()" because "s" is null',
+        ),
+        (
+            'Exception in thread "main" java.lang.RuntimeException: boom\n'
+            "\tat com.example.Main.main(Main.java:5)\n"
+            "Caused by: java.io.FileNotFoundException: config.yml (No such file or directory)\n"
+            "\tat java.io.FileInputStream.open0(Native Method)\n\t... 3 more",
+            "java.io.FileNotFoundException: config.yml (No such file or directory)",
+        ),
+    ],
+)
+async def test_other_runtimes_traces_search_for_their_root_exception(
+    trace: str, expected: str
+) -> None:
+    analysis = await analyze_offline(trace, [], None)
+    assert analysis.intent == "debugging"
+    assert analysis.standalone_question == expected
+
+
+@pytest.mark.parametrize(
+    ("code", "language", "used"),
+    [
+        ("for i in range(10):\n    print(i)\nx = [1, 2, 3]\nx.reverse()\n", "Python", "reverse"),
+        ("```python\nimport json\ndata = json.loads(text)\n```", "Python", "json"),
+        (
+            "const ids = items.map(x => x.id);\nconsole.log(ids.filter(Boolean));",
+            "JavaScript",
+            "map",
+        ),
+    ],
+)
+async def test_code_without_a_question_searches_for_what_it_uses(
+    code: str, language: str, used: str
+) -> None:
+    assert is_code_only(code)
+    analysis = await analyze_offline(code, [], None)
+    assert analysis.intent == "code_review"
+    assert analysis.standalone_question.startswith(f"{language} code using ")
+    assert used in analysis.standalone_question
+    assert "```" not in analysis.standalone_question
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How do I use print() in Python?",
+        "Why is x = 1 wrong here",
+        "my_list.reverse() returns None, why",
+        "Traceback (most recent call last):\n  File \"a.py\", line 1\nKeyError: 'a'",
+        "",
+    ],
+)
+def test_questions_about_code_are_not_code_only(text: str) -> None:
+    assert not is_code_only(text)
 
 
 async def test_clarifications_are_never_cached(embedder: Embedder) -> None:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,6 +50,8 @@ class KeywordSource:
 
     name: SourceName = "local"
     queries: list[str] = field(default_factory=list)
+    docs: dict[str, tuple[str, str]] = field(default_factory=lambda: dict(DOCS))
+    latency_s: float = 0.0
 
     def unavailable_reason(self) -> str | None:
         return None
@@ -57,9 +60,11 @@ class KeywordSource:
         self, query: str, *, intent: Intent, language: str, limit: int
     ) -> list[Evidence]:
         self.queries.append(query)
+        if self.latency_s:
+            await asyncio.sleep(self.latency_s)
         asked = set(content_words(query))
         scored = []
-        for doc_id, (title, text) in DOCS.items():
+        for doc_id, (title, text) in self.docs.items():
             overlap = len(asked & set(content_words(f"{title} {text}")))
             if overlap:
                 scored.append((overlap, doc_id, title, text))
@@ -106,8 +111,10 @@ MakeHarness = Callable[..., Harness]
 
 @pytest.fixture
 def make_harness(embedder: Embedder) -> MakeHarness:
-    def make(models: ChatModels | None = None, **context: Any) -> Harness:
-        source = KeywordSource()
+    def make(
+        models: ChatModels | None = None, source: KeywordSource | None = None, **context: Any
+    ) -> Harness:
+        source = source or KeywordSource()
         cache = SemanticCache(open_qdrant(":memory:"), embedder)
         graph = build_main_graph(
             models=models,

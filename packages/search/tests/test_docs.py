@@ -110,3 +110,33 @@ def test_domains_follow_languages_and_libraries() -> None:
     assert "docs.python.org" in docs_domains("how to write good code")
     assert github_language("pandas groupby in python") == "Python"
     assert github_language("python and rust ffi") is None
+
+
+@pytest.mark.parametrize(("status", "limit"), [(432, "plan"), (433, "pay-as-you-go")])
+async def test_usage_limit_pauses_docs_search(
+    server: ReplayServer, status: int, limit: str
+) -> None:
+    example = OPENAPI["error_examples"][str(status)]["example"]
+    server.route("POST", "/search", Reply(status, example))
+    docs = source(server)
+    with pytest.raises(SourceError) as caught:
+        await ask(docs)
+    assert caught.value.message.startswith(f"Tavily {limit} usage limit reached")
+    reason = docs.rate_limit_reason() or ""
+    assert f"Tavily {limit} usage limit reached" in reason
+    assert "(in 60 min)" in reason or "(in 59 min)" in reason
+    assert f"Tavily {limit} usage limit" in (docs.unavailable_reason() or "")
+    with pytest.raises(SourceError):
+        await ask(docs)
+    assert len(server.requests) == 1
+
+
+async def test_rate_limit_with_a_long_retry_after_pauses_docs_search(server: ReplayServer) -> None:
+    example = OPENAPI["error_examples"]["429"]["example"]
+    server.route("POST", "/search", Reply(429, example, headers={"retry-after": "120"}))
+    docs = source(server)
+    with pytest.raises(SourceError) as caught:
+        await ask(docs)
+    assert caught.value.kind == "rate_limited"
+    assert not caught.value.retryable
+    assert "Tavily rate limit reached" in (docs.rate_limit_reason() or "")

@@ -1,3 +1,5 @@
+import time
+
 import pytest
 
 from codeweaver_schema import GitHubMeta
@@ -133,3 +135,68 @@ async def test_limiter_allows_ten_a_minute() -> None:
     with pytest.raises(SourceError) as caught:
         await limiter.acquire(0.1)
     assert caught.value.kind == "rate_limited"
+
+
+async def test_primary_limit_names_its_reset_time(server: ReplayServer) -> None:
+    reset = int(time.time()) + 1800
+    server.route(
+        "GET",
+        "/search/code",
+        Reply(
+            403,
+            {
+                "message": "API rate limit exceeded for user ID 1.",
+                "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
+            },
+            headers={
+                "x-ratelimit-limit": "10",
+                "x-ratelimit-remaining": "0",
+                "x-ratelimit-reset": str(reset),
+                "x-ratelimit-resource": "code_search",
+            },
+        ),
+    )
+    gh = source(server)
+    with pytest.raises(SourceError) as caught:
+        await ask(gh)
+    assert caught.value.message.startswith("GitHub rate limit reached; next request allowed at")
+    assert "API rate limit exceeded" in caught.value.message
+    reason = gh.rate_limit_reason() or ""
+    assert "(in 30 min)" in reason or "(in 29 min)" in reason
+    # Later searches are skipped without a request until the reset.
+    with pytest.raises(SourceError):
+        await ask(gh)
+    assert len(server.requests) == 1
+
+
+async def test_secondary_rate_limit_without_headers_waits_a_minute(server: ReplayServer) -> None:
+    server.route(
+        "GET",
+        "/search/code",
+        Reply(
+            403,
+            {
+                "message": "You have exceeded a secondary rate limit. Please wait a few minutes "
+                "before you try again. If you reach out to GitHub Support for help, please "
+                "include the request ID 0000:1111:2222:3333:44444444.",
+                "documentation_url": "https://docs.github.com/free-pro-team@latest/rest/overview/"
+                "rate-limits-for-the-rest-api#about-secondary-rate-limits",
+            },
+        ),
+    )
+    gh = source(server)
+    with pytest.raises(SourceError) as caught:
+        await ask(gh)
+    assert caught.value.kind == "rate_limited"
+    assert not caught.value.retryable
+    assert caught.value.retry_after == 60
+    assert "GitHub secondary rate limit reached" in (gh.rate_limit_reason() or "")
+
+
+async def test_forbidden_without_a_limit_is_an_http_error(server: ReplayServer) -> None:
+    server.route("GET", "/search/code", Reply(403, {"message": "Resource not accessible"}))
+    gh = source(server)
+    with pytest.raises(SourceError) as caught:
+        await ask(gh)
+    assert caught.value.kind == "http"
+    assert gh.rate_limit_reason() is None

@@ -1,4 +1,5 @@
 import asyncio
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -243,18 +244,23 @@ async def test_empty_question_searches_nothing(embedder: HashEmbedder) -> None:
     assert all(s.queries == [] for s in sources.values())
 
 
-async def test_non_english_question_is_refined_to_english_terms(embedder: HashEmbedder) -> None:
+async def test_non_english_question_is_searched_with_its_english_terms(
+    embedder: HashEmbedder,
+) -> None:
     sources = four_sources()
     graph = build_search_graph(models=OFFLINE, sources=sources, embedder=embedder)
-    await run(
+    out = await run(
         graph,
         ctx(search_max_iterations=2, search_sufficiency_threshold=1.01),
         question="파이썬에서 list.reverse() 와 reversed 차이는?",
     )
-    # The first round already carries the English glossary terms; the refinement keeps only
-    # the English terms, written ones and glossed ones.
-    assert sources["docs"].queries[0].endswith(" python")
-    assert sources["docs"].queries[1] == "list.reverse reversed python"
+    # The sources are asked in English from the first round: the terms the question writes in
+    # Latin script, then the glossary's English for its Korean words.
+    assert sources["docs"].queries[0] == "list.reverse reversed python"
+    assert all(not re.search("[가-힣]", q) for q in sources["docs"].queries)
+    # The refinement does not repeat the English query; it tries another strategy.
+    assert sources["docs"].queries[1] != sources["docs"].queries[0]
+    assert "English terms" not in " ".join(out["search_refinements"])
 
 
 async def test_output_holds_only_what_search_owns(embedder: HashEmbedder) -> None:

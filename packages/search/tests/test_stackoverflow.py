@@ -187,3 +187,61 @@ async def test_no_network_is_a_skip_not_a_failure() -> None:
         await ask(so)
     assert caught.value.kind == "skipped"
     assert "cannot be resolved" in caught.value.message
+
+
+async def test_used_up_quota_is_a_clear_rate_limit_until_midnight(server: ReplayServer) -> None:
+    # The last request of the day succeeds and says so: quota_remaining 0.
+    server.route("GET", "/search/advanced", Reply(body={**QUESTIONS, "quota_remaining": 1}))
+    server.route("GET", "/questions/", Reply(body={**ANSWERS, "quota_remaining": 0}))
+    so = source(server)
+    assert await ask(so)
+    reason = so.rate_limit_reason() or ""
+    assert "Stack Overflow daily quota exhausted" in reason
+    assert "STACKEXCHANGE_KEY" in reason
+    assert "UTC" in reason
+    assert "daily quota exhausted" in (so.unavailable_reason() or "")
+    # Asked anyway, it refuses without a request rather than spend one on a known refusal.
+    sent = len(server.requests)
+    with pytest.raises(SourceError) as caught:
+        await ask(so)
+    assert caught.value.kind == "rate_limited"
+    assert caught.value.message.startswith("Stack Overflow daily quota exhausted")
+    assert len(server.requests) == sent
+
+
+async def test_a_throttle_of_hours_is_the_daily_quota(
+    server: ReplayServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STACKEXCHANGE_KEY", "se-key")
+    body = {
+        "error_id": 502,
+        "error_name": "throttle_violation",
+        "error_message": "too many requests from this IP, more requests available in 82216 seconds",
+    }
+    server.route("GET", "/search/advanced", Reply(400, body))
+    so = source(server)
+    with pytest.raises(SourceError) as caught:
+        await ask(so)
+    assert caught.value.kind == "rate_limited"
+    assert not caught.value.retryable
+    assert caught.value.message.startswith("Stack Overflow daily quota exhausted; next request")
+    assert "throttle_violation" in caught.value.message
+    reason = so.rate_limit_reason() or ""
+    assert "daily quota exhausted" in reason
+    assert "STACKEXCHANGE_KEY" not in reason  # a key is set: no advice to set one
+    assert "(in 22 h" in reason
+
+
+async def test_a_short_throttle_does_not_make_the_source_unavailable(
+    server: ReplayServer,
+) -> None:
+    body = {
+        "error_id": 502,
+        "error_name": "throttle_violation",
+        "error_message": "too many requests from this IP, more requests available in 1 seconds",
+    }
+    server.route("GET", "/search/advanced", Reply(400, body))
+    so = source(server)
+    with pytest.raises(SourceError):
+        await ask(so)
+    assert so.rate_limit_reason() is None

@@ -55,7 +55,65 @@ _TIME_SENSITIVE = re.compile(
     r"\b(latest|newest|today|this (week|month|year)|current(ly)? (version|release)|right now)\b",
     re.IGNORECASE,
 )
-_EXCEPTION_LINE = re.compile(r"^\s*([\w.]+(?:Error|Exception|Warning)\b(?::.*)?)$", re.MULTILINE)
+HISTORY_MESSAGE_CHARS = 12_000
+"""Characters of each earlier message read to tell a follow-up from a new topic."""
+# An exception line, after the prefixes runtimes put before it: Java's `Exception in thread
+# "main"` and `Caused by:`, the browser's `Uncaught`.
+_EXCEPTION_LINE = re.compile(
+    r"^\s*(?:Exception in thread \"[^\"]*\"\s+|Caused by:\s+|Uncaught\s+(?:\(in promise\)\s+)?)?"
+    r"((?:[\w$]+\.)*\w*(?:Error|Exception|Warning)\b(?::.*)?)$",
+    re.MULTILINE,
+)
+_TRACE_LANGUAGES = (
+    ("Python", re.compile(r"Traceback \(most recent call last\)|^\s*File \".*\", line \d+", re.M)),
+    ("Java", re.compile(r"^\s*at [\w.$]+\([\w$]+\.(?:java|kt):\d+\)|Exception in thread", re.M)),
+    ("JavaScript", re.compile(r"^\s*at .*\.(?:m?js|jsx|tsx?):\d+:\d+\)?$", re.M)),
+)
+_FENCE_TAG = re.compile(r"```\s*([\w+#-]+)")
+_FENCE_NAMES = {
+    "py": "Python",
+    "python3": "Python",
+    "js": "JavaScript",
+    "javascript": "JavaScript",
+    "ts": "TypeScript",
+    "typescript": "TypeScript",
+    "c++": "C++",
+    "cpp": "C++",
+    "csharp": "C#",
+    "c#": "C#",
+    "sh": "Bash",
+}
+_CODE_LANGUAGES = (
+    ("Python", re.compile(r"^\s*(def |import |from \S+ import |class \w+.*:$|print\()", re.M)),
+    ("JavaScript", re.compile(r"\b(const|let|function)\b.*[=({]|=>|console\.log", re.M)),
+    ("Java", re.compile(r"\bpublic (static )?(void|class)\b|System\.out\.", re.M)),
+    ("C", re.compile(r"^\s*#include\b", re.M)),
+)
+_CODE_LINE = re.compile(
+    r"^(def|class|import|from|for|while|if|elif|else|try|except|return|with|async|await|const|"
+    r"let|var|function|public|private|static|#include|package|fn|func)\b|[:;{}()\[\]]$|"
+    r"\s(=|==|\+=|-=|=>|:=)\s|^[\w.\[\]'\"]+\s*=\s*\S|^[\w.]+\(.*\)$|^[)}\]]"
+)
+_ASKS = re.compile(
+    r"(how|what|why|when|where|which|who|is|are|can|could|should|does|do|did|will|would|"
+    r"explain|show|tell|give|write|please|i|i'm|my|help|review)\b",
+    re.IGNORECASE,
+)
+_CALLED = re.compile(r"(?:(?<=\.)|\b)([A-Za-z_]\w*)\s*\(")
+_IMPORTED = re.compile(r"^\s*(?:import|from)\s+([\w.]+)", re.M)
+# Keywords and built-ins say nothing about what a snippet is for.
+_NOT_CALLS = frozenset(
+    {
+        *("if", "for", "while", "switch", "catch", "return", "def", "function", "class"),
+        *("print", "console", "log", "elif", "else", "and", "or", "not", "with", "in", "is"),
+        *("lambda", "int", "str", "len", "self", "this", "new", "try", "except", "pass"),
+        *("none", "null", "true", "false"),
+    }
+)
+CODE_ONLY_NOTICE = (
+    "Your message has code but no question, so I looked up what the code uses. Ask a question "
+    "about it (what fails, what you expect) for a more specific answer."
+)
 _PERSONAL_CODE = re.compile(r"```|Traceback \(most recent call last\)|^\s{4}\S", re.MULTILINE)
 
 INTENT_PROTOTYPES: dict[Intent, tuple[str, ...]] = {
@@ -98,9 +156,67 @@ def previous_question(history: Sequence[BaseMessage]) -> str | None:
 
 
 def exception_line(text: str) -> str | None:
-    """The last `SomeError: message` line of a stack trace, the best search query it holds."""
+    """The exception a stack trace ends in, without runtime prefixes: the best search query.
+
+    Python prints the final exception last, and Java the root cause in its last `Caused by:`
+    line; either way the last exception line is the one to search for.
+    """
     found = _EXCEPTION_LINE.findall(text)
     return collapse_whitespace(found[-1])[:200] if found else None
+
+
+def trace_language(text: str) -> str | None:
+    """The language whose stack-trace format the text shows, if any."""
+    for language, pattern in _TRACE_LANGUAGES:
+        if pattern.search(text):
+            return language
+    return None
+
+
+def _is_code_line(line: str) -> bool:
+    stripped = line.strip()
+    if _ASKS.match(stripped) or stripped.endswith(("?", "？")):
+        return False
+    return bool(_CODE_LINE.search(stripped))
+
+
+def is_code_only(text: str) -> bool:
+    """Whether the message is code (fenced, indented or plain) with no question around it."""
+    if not text.strip() or exception_line(text):
+        return False
+    lines = [line for line in prose_only(text).splitlines() if line.strip()]
+    return all(_is_code_line(line) for line in lines)
+
+
+def code_language(code: str) -> str | None:
+    """The language of a snippet: its fence tag, else the first syntax that gives it away."""
+    if tag := _FENCE_TAG.search(code):
+        name = tag.group(1).lower()
+        return _FENCE_NAMES.get(name, name.capitalize())
+    for language, pattern in _CODE_LANGUAGES:
+        if pattern.search(code):
+            return language
+    return None
+
+
+def code_question(code: str) -> str:
+    """A search question for a snippet sent without a question: its language and what it uses.
+
+    The functions it calls and the modules it imports are what documentation and answers are
+    about; the rest of a snippet (variable names, literals) only adds noise to a search.
+    """
+    language = code_language(code)
+    body = _FENCE_TAG.sub("", code)
+    used = [*_IMPORTED.findall(body), *_CALLED.findall(body)]
+    names = [n for n in dict.fromkeys(used) if n.lower() not in _NOT_CALLS and len(n) > 1][:6]
+    if not names:
+        names = [
+            w
+            for w in dict.fromkeys(content_words(body))
+            if w.isidentifier() and w.lower() not in _NOT_CALLS
+        ][:6]
+    subject = f"{language} code" if language else "Code"
+    return f"{subject} using {', '.join(names)}" if names else subject
 
 
 def canonical_question(question: str) -> str:
@@ -144,7 +260,8 @@ def classify_turn(question: str, history: Sequence[BaseMessage]) -> tuple[Questi
     """Clarification (answerable from the thread), new topic in a thread, or independent."""
     if not any(isinstance(m, AIMessage) for m in history):
         return "independent", "no earlier answer in this thread"
-    earlier = set(content_words(" ".join(_text(m) for m in history)))
+    # Earlier messages were cut to the question limit when asked; their stored text was not.
+    earlier = set(content_words(" ".join(_text(m)[:HISTORY_MESSAGE_CHARS] for m in history)))
     new_words = [w for w in content_words(question) if w not in earlier]
     follow_up = bool(_FOLLOW_UP.search(question))
     leans_back = bool(_ANAPHORA.search(question.strip()))
@@ -161,9 +278,21 @@ async def analyze_offline(
     intent, intent_reason = await classify_intent(question, embedder)
     prose = prose_only(question).strip()
     raised = exception_line(question)
-    standalone = canonical_question(prose) if prose else (raised or canonical_question(question))
-    if raised and raised not in standalone:
-        standalone = f"{standalone} {raised}"
+    if raised:
+        # The search is for the exception, not the whole trace: frames and paths match nothing.
+        language = trace_language(question)
+        if prose:
+            standalone = canonical_question(prose)
+            if raised not in standalone:
+                standalone = f"{standalone} {raised}"
+        else:
+            named = language is None or language.lower() in raised.lower()
+            standalone = raised if named else f"{language} {raised}"
+    elif is_code_only(question):
+        standalone = code_question(question)
+        intent, intent_reason = "code_review", "code without a question: reviewed"
+    else:
+        standalone = canonical_question(prose)
     depends_on_thread = question_type == "new_topic" and bool(_ANAPHORA.search(question.strip()))
     if depends_on_thread:
         before = previous_question(history)

@@ -23,6 +23,7 @@ from codeweaver_runtime.text import (
     truncate,
 )
 from codeweaver_schema import Analysis, Answer, Citation, Evidence, Intent
+from codeweaver_search import addresses_assistant
 
 MAX_ITEMS = 4
 MAX_SENTENCES_PER_ITEM = 60
@@ -229,14 +230,22 @@ def _units(evidence: list[Evidence]) -> list[_Unit]:
     units: list[_Unit] = []
     for i, ev in enumerate(evidence):
         text = plain(ev.content)
+        # Sentences that give orders to an AI reader are injected text, not an answer.
         sentences = [
             s
             for s in split_sentences(_prose(text))
-            if 4 <= len(s.split()) <= 80 and not s.startswith("```")
+            if 4 <= len(s.split()) <= 80 and not s.startswith("```") and not addresses_assistant(s)
         ][:MAX_SENTENCES_PER_ITEM]
         units.extend(_Unit(i, collapse_whitespace(s), False) for s in sentences)
-        units.extend(_Unit(i, block, True) for block in code_blocks(text)[:6])
+        blocks = [b for b in code_blocks(text) if not addresses_assistant(b)]
+        units.extend(_Unit(i, block, True) for block in blocks[:6])
     return units
+
+
+def _without_injection(text: str) -> str:
+    """The text on one line, without the sentences that give orders to an AI reader."""
+    kept = [s for s in split_sentences(text) if not addresses_assistant(s)]
+    return collapse_whitespace(" ".join(kept))
 
 
 async def _score(question: str, units: list[_Unit], embedder: Embedder | None) -> None:
@@ -373,7 +382,8 @@ async def extractive_answer(
     body = _compose(analysis.intent, f"{basis} {english_gloss(basis)}", units, cites, h)
     if not cites.numbers:
         # Nothing scored well enough: quote the top item's opening instead of saying nothing.
-        body = [f"- {truncate(collapse_whitespace(plain(ranked[0].content)), 400)} {cites.cite(0)}"]
+        opening = _without_injection(plain(ranked[0].content))
+        body = [f"- {truncate(opening, 400)} {cites.cite(0)}"] if opening else [h["none"]]
     return Answer(
         text="\n".join([note, "", *body]).strip(),
         citations=cites.build(),

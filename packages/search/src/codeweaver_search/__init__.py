@@ -1,7 +1,8 @@
 """CodeWeaver's search subgraph: sources fanned out, merged, reranked, judged and refined."""
 
-from codeweaver_search.context import ALL_SOURCES, SearchContext
+from codeweaver_search.context import ALL_SOURCES, MAX_ROUNDS, SearchContext
 from codeweaver_search.graph import build_search_graph
+from codeweaver_search.offline import addresses_assistant
 from codeweaver_search.sources import (
     GitHubCodeSource,
     LocalCorpusSource,
@@ -14,6 +15,7 @@ from codeweaver_search.state import SearchInput, SearchOutput, SearchState, fres
 
 __all__ = [
     "ALL_SOURCES",
+    "MAX_ROUNDS",
     "GitHubCodeSource",
     "LocalCorpusSource",
     "SearchContext",
@@ -24,6 +26,7 @@ __all__ = [
     "SourceError",
     "StackOverflowSource",
     "TavilyDocsSource",
+    "addresses_assistant",
     "build_search_graph",
     "fresh_search_fields",
 ]

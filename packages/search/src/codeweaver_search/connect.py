@@ -7,7 +7,7 @@ from typing import Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from codeweaver_search.context import SearchContext
+from codeweaver_search.context import SearchContext, max_rounds
 from codeweaver_search.nodes import node_name, search_context
 from codeweaver_search.policy import source_limit
 from codeweaver_search.state import SearchState, SourceTask
@@ -63,6 +63,6 @@ def route_after_judge(
         return "summarise"
     if verdict is not None and verdict.sufficient:
         return "summarise"
-    if state.get("search_iteration", 1) >= context.search_max_iterations:
+    if state.get("search_iteration", 1) >= max_rounds(context) or state.get("search_out_of_time"):
         return "summarise"
     return "refine"

@@ -14,6 +14,9 @@ from codeweaver_runtime import RuntimeContext
 from codeweaver_schema import SourceName
 
 ALL_SOURCES: tuple[SourceName, ...] = get_args(SourceName)
+MAX_ROUNDS = 6
+"""Ceiling of `search_max_iterations`, whatever a configuration asks: it bounds the loop, and
+with it the graph's recursion limit."""
 
 
 @dataclass(kw_only=True)
@@ -31,7 +34,7 @@ class SearchContext(RuntimeContext):
         default=2,
         metadata={
             "description": "Retrieval rounds at most, the first one included; each further "
-            "round searches again with a refined query. 1 disables refinement."
+            "round searches again with a refined query. 1 disables refinement; at most 6."
         },
     )
     search_top_k: int = field(
@@ -66,3 +69,8 @@ class SearchContext(RuntimeContext):
             "(the best by embedding similarity)."
         },
     )
+
+
+def max_rounds(context: SearchContext) -> int:
+    """The configured number of rounds, clamped to 1..`MAX_ROUNDS`."""
+    return max(1, min(context.search_max_iterations, MAX_ROUNDS))

@@ -19,7 +19,7 @@ from langgraph.types import CachePolicy, RetryPolicy, TimeoutPolicy
 from codeweaver_runtime import ChatModels, Embedder, add_node_with_fallback
 from codeweaver_schema import SourceName
 from codeweaver_search.connect import route_after_judge, route_refined, route_sources
-from codeweaver_search.context import ALL_SOURCES, SearchContext
+from codeweaver_search.context import ALL_SOURCES, MAX_ROUNDS, SearchContext
 from codeweaver_search.nodes import (
     SearchDeps,
     make_judge,
@@ -42,6 +42,10 @@ SEEDING_TIMEOUT_S = 600.0
 """Ceiling of the local node, whose first run seeds an empty corpus before searching it."""
 RAW_RESPONSE_TTL_S = 3600
 """How long a source's results for a normalised query are reused (not the answer cache)."""
+
+RECURSION_LIMIT = 2 * (1 + 4 * MAX_ROUNDS + 1)
+"""Supersteps of the subgraph run alone: prepare, four per round at most `MAX_ROUNDS` rounds,
+summarise; doubled for the sources' error handlers. The loop stops on its own well before."""
 
 SOURCE_RETRY = RetryPolicy(
     max_attempts=2, initial_interval=0.5, backoff_factor=2.0, jitter=False, retry_on=is_retryable
@@ -108,7 +112,8 @@ def build_search_graph(
     builder.add_conditional_edges("judge", route_after_judge, ["refine", "summarise"])
     builder.add_conditional_edges("refine", route_refined, [*source_nodes, "summarise"])
     builder.add_edge("summarise", END)
-    return builder.compile(name="search", cache=InMemoryCache())
+    graph = builder.compile(name="search", cache=InMemoryCache())
+    return graph.with_config(recursion_limit=RECURSION_LIMIT)
 
 
 graph = build_search_graph()

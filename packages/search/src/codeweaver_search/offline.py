@@ -14,7 +14,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from codeweaver_runtime import Embedder
-from codeweaver_runtime.text import content_words, english_gloss, split_sentences, truncate, words
+from codeweaver_runtime.text import (
+    content_words,
+    detect_language,
+    english_gloss,
+    split_sentences,
+    truncate,
+    words,
+)
 from codeweaver_schema import Evidence, Intent, LocalMeta, StackOverflowMeta, Sufficiency
 from codeweaver_search.policy import source_prior
 
@@ -31,6 +38,26 @@ _REVIEW = re.compile(
     r"\b(review|refactor\w*|code smell|improve (this|my) code|cleaner|idiomatic)\b", re.IGNORECASE
 )
 _IDENTIFIER = re.compile(r"[._]|[a-z][A-Z]|\d|\(\)")
+
+
+# Text that speaks to an AI reader instead of about programming: an injection attempt planted
+# in a page or an answer. It is data to a model; the offline engine never quotes it.
+_ADDRESSES_ASSISTANT = re.compile(
+    r"\b(ignore|disregard|forget)\s+(all\s+)?(the\s+|your\s+|any\s+)?"
+    r"(previous|prior|above|earlier|preceding|all|system)\s+(instructions|prompts?|rules)"
+    r"|^\W*(system|assistant)\s*(message|prompt|override)?\s*:\s*"
+    r"(ignore|you|from now|new|disregard|forget|answer|respond|reply|say|print|reveal)"
+    r"|\bfrom now on,?\s+you\b|\bas an ai\b"
+    r"|\b(reveal|print|show|output|repeat|leak)\s+(me\s+)?your\s+"
+    r"(system\s+prompt|prompt|instructions|api[ _-]?keys?|secrets?|credentials)"
+    r"|^\W*(answer|respond|reply|say)\s+(only\s+)?(with\s+)?['\"]",
+    re.IGNORECASE,
+)
+
+
+def addresses_assistant(text: str) -> bool:
+    """Whether a sentence gives orders to an AI reader (a prompt injection), not information."""
+    return bool(_ADDRESSES_ASSISTANT.search(text))
 
 
 def infer_intent(question: str) -> Intent:
@@ -165,10 +192,22 @@ def normalise_query(query: str) -> str:
     return " ".join(words(query))
 
 
+def english_terms(question: str) -> str:
+    """The English search terms of a question in another language.
+
+    The identifiers and words it writes in Latin script, then the glossary's English for its
+    other words; '' for an English question, or when there are none.
+    """
+    if detect_language(question) == "en":
+        return ""
+    english = [t for t in content_words(question) if t.isascii()]
+    english += english_gloss(question).split()
+    return " ".join(dict.fromkeys(english))
+
+
 def refine(
     question: str,
     *,
-    language: str,
     sufficiency: Sufficiency | None,
     tried: Sequence[str],
 ) -> tuple[str, str] | None:
@@ -180,13 +219,8 @@ def refine(
     seen = {normalise_query(q) for q in tried}
     missing = list(sufficiency.missing_aspects) if sufficiency else []
     candidates: list[tuple[str, str]] = []
-    if language != "en":
-        english = [t for t in content_words(question) if t.isascii()]
-        english += english_gloss(question).split()
-        if english:
-            candidates.append(
-                (" ".join(dict.fromkeys(english)), "English terms of a non-English question")
-            )
+    if english := english_terms(question):
+        candidates.append((english, "English terms of a non-English question"))
     if missing:
         anchors = [t for t in _key_terms(question, 3) if t not in missing]
         candidates.append(
@@ -207,11 +241,13 @@ def summarise(question: str, evidence: Evidence, *, max_chars: int = 400) -> str
     """An extractive summary: the item's sentences (or code block) that best match the question."""
     wanted = {_stem(w) for w in content_words(question)}
     sentences = split_sentences(evidence.content)
-    if not sentences:
-        return ""
     scored = []
     for index, sentence in enumerate(sentences):
+        if addresses_assistant(sentence):
+            continue
         have = {_stem(w) for w in words(sentence)}
         scored.append((-len(wanted & have), index, sentence))
+    if not scored:
+        return ""
     best = sorted(sorted(scored)[:2], key=lambda item: item[1])
     return truncate(" ".join(sentence for _, _, sentence in best), max_chars)

@@ -82,6 +82,11 @@ class SearchState(OrchestrationState, total=False):
     """The judge model's suggested next query (English, aimed at the missing aspects)."""
     search_sufficiency: Sufficiency | None
     """The latest sufficiency verdict: score, whether enough, missing aspects."""
+    search_deadline: float | None
+    """Wall-clock time (epoch seconds) after which no further round starts; None: no budget.
+    The parent graph sets it from its run budget."""
+    search_out_of_time: bool
+    """Whether further rounds were skipped because the run's time budget was spent."""
 
 
 class SearchInput(TypedDict, total=False):
@@ -90,6 +95,7 @@ class SearchInput(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     question: str
     analysis: Analysis | None
+    search_deadline: float | None
 
 
 class SearchOutput(TypedDict, total=False):
@@ -102,6 +108,7 @@ class SearchOutput(TypedDict, total=False):
     search_refinements: Annotated[list[str], merge_unique]
     search_iteration: int
     search_sufficiency: Sufficiency | None
+    search_out_of_time: bool
 
 
 def fresh_search_fields() -> dict[str, Any]:
@@ -117,4 +124,6 @@ def fresh_search_fields() -> dict[str, Any]:
         "search_model_verdict": None,
         "search_suggested_query": None,
         "search_sufficiency": None,
+        "search_deadline": None,
+        "search_out_of_time": False,
     }

@@ -25,7 +25,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Checkpointer, Command, RetryPolicy
 
-from codeweaver.context import Context
+from codeweaver.context import MAX_REGENERATIONS, Context
 from codeweaver.workflows.orchestration.connect import (
     route_after_analyze,
     route_after_cache,
@@ -57,10 +57,20 @@ from codeweaver_runtime import (
     traced,
 )
 from codeweaver_schema import ErrorKind, ErrorRecord, InputState, SourceName
-from codeweaver_search import Source, build_search_graph
+from codeweaver_search import MAX_ROUNDS, Source, build_search_graph
 
 MODEL_NODE_TIMEOUT_S = 180.0
 """Backstop per node; each model call has its own, shorter timeout from the context."""
+
+_SEARCH_STEPS = 1 + 4 * MAX_ROUNDS + 1
+"""prepare; per round: sources, rerank, judge, refine; summarise."""
+_PIPELINE_STEPS = 2 + 3 + 2 * (1 + MAX_REGENERATIONS) + 1
+"""plan and route (or a worker's prepare and emit); analyze, cache_lookup, search; answer and
+grade per draft; cache_store."""
+RECURSION_LIMIT = 2 * max(_SEARCH_STEPS, _PIPELINE_STEPS)
+"""Supersteps any one graph level may take: its longest path under the loop ceilings
+(`MAX_ROUNDS`, `MAX_REGENERATIONS`), doubled for error handlers. Every loop also stops on its
+own, so reaching this limit is a bug; LangGraph's default (10,007) would let a loop run long."""
 
 
 def _kind_of(failure: BaseException) -> ErrorKind:
@@ -214,4 +224,5 @@ def build_main_graph(
     builder.add_edge("combine", END)
     builder.add_edge("too_many", END)
     builder.add_edge("empty_input", END)
-    return builder.compile(checkpointer=checkpointer, name="codeweaver")
+    graph = builder.compile(checkpointer=checkpointer, name="codeweaver")
+    return graph.with_config(recursion_limit=RECURSION_LIMIT)

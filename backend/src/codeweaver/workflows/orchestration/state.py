@@ -28,6 +28,8 @@ class MainState(SearchState, CacheState, MultiState, total=False):
 
     answer_attempts: int
     """How many answers this turn has drafted; bounds regeneration."""
+    run_deadline: float | None
+    """Wall-clock time (epoch seconds) after which optional work is skipped; None: no budget."""
 
 
 class MainOutput(TypedDict, total=False):
@@ -49,7 +51,7 @@ class WorkerState(MainState, WorkerInput, total=False):
 
 def fresh_main_fields() -> dict[str, Any]:
     """The per-turn reset of the fields the main graph owns."""
-    return {"answer_attempts": 0}
+    return {"answer_attempts": 0, "run_deadline": None}
 
 
 __all__ = ["MainOutput", "MainState", "MultiOutput", "WorkerInput", "WorkerState"]

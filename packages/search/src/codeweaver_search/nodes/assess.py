@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -9,7 +10,7 @@ from langgraph.runtime import Runtime
 from codeweaver_runtime import EmbeddingError, ModelCallError, call_structured, traced
 from codeweaver_schema import ErrorRecord, Evidence, Intent, Sufficiency
 from codeweaver_search import offline
-from codeweaver_search.context import SearchContext
+from codeweaver_search.context import SearchContext, max_rounds
 from codeweaver_search.nodes.deps import SearchDeps, SearchNode, search_context
 from codeweaver_search.prompts import Assessment, judge_messages, labels
 from codeweaver_search.state import SearchState
@@ -127,7 +128,17 @@ def make_judge(deps: SearchDeps) -> SearchNode:
                 offline.ranked(pool)[: context.search_top_k],
                 threshold=context.search_sufficiency_threshold,
             )
-        return {"search_sufficiency": verdict}
+        update: dict[str, Any] = {"search_sufficiency": verdict}
+        deadline = state.get("search_deadline")
+        iteration = state.get("search_iteration", 1)
+        wants_more = not verdict.sufficient and iteration < max_rounds(context)
+        if wants_more and deadline is not None and time.time() >= deadline:
+            # The answer is still written, from what the rounds so far found.
+            update["search_out_of_time"] = True
+            update["search_refinements"] = [
+                f"round {iteration + 1}: skipped, the run's time budget is spent"
+            ]
+        return update
 
     return judge
 

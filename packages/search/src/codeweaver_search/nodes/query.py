@@ -13,14 +13,13 @@ from codeweaver_runtime.text import (
     clean_text,
     collapse_whitespace,
     detect_language,
-    english_gloss,
     truncate,
 )
-from codeweaver_schema import ErrorRecord, SourceName
+from codeweaver_schema import ErrorKind, ErrorRecord, SourceName
 from codeweaver_search.context import SearchContext
 from codeweaver_search.nodes.deps import SearchDeps, SearchNode, search_context
-from codeweaver_search.offline import infer_intent, refine
-from codeweaver_search.sources import Source
+from codeweaver_search.offline import english_terms, infer_intent, refine
+from codeweaver_search.sources import RateLimited, Source
 from codeweaver_search.state import SearchState
 
 MAX_QUESTION_CHARS = 2000
@@ -50,13 +49,18 @@ def available_sources(
     skipped: list[ErrorRecord] = []
     for name in dict.fromkeys(enabled):
         source = sources.get(name)
+        # An exhausted quota is not a missing key: the user is told, as for a failure.
+        limited = source.rate_limit_reason() if isinstance(source, RateLimited) else None
+        kind: ErrorKind = "rate_limited" if limited else "skipped"
         reason = (
-            f"no {name} source is configured" if source is None else source.unavailable_reason()
+            f"no {name} source is configured"
+            if source is None
+            else limited or source.unavailable_reason()
         )
         if reason is None:
             active.append(name)
         elif name not in already_skipped:
-            skipped.append(ErrorRecord(node=node, kind="skipped", message=reason, source=name))
+            skipped.append(ErrorRecord(node=node, kind=kind, message=reason, source=name))
     return active, skipped
 
 
@@ -70,9 +74,9 @@ def make_prepare(deps: SearchDeps) -> SearchNode:
         analysis = state.get("analysis")
         intent = analysis.intent if analysis else infer_intent(question)
         language = analysis.language if analysis else detect_language(question)
-        # Evidence is mostly English: a Korean question searches with its English terms too.
-        gloss = english_gloss(question)
-        query = f"{question} {gloss}" if gloss else question
+        # Evidence is mostly English: a question in another language is searched with its
+        # English terms (identifiers it writes, glossed words), when it has any.
+        query = english_terms(question) or question
         update: dict[str, Any] = {
             "search_question": question,
             "search_query": query,
@@ -113,7 +117,6 @@ def make_refine(deps: SearchDeps) -> SearchNode:
         else:
             choice = refine(
                 question,
-                language=state.get("search_language", "en"),
                 sufficiency=state.get("search_sufficiency"),
                 tried=tried,
             )
@@ -123,7 +126,12 @@ def make_refine(deps: SearchDeps) -> SearchNode:
                 "search_refinements": [f"round {iteration}: no untried query left; stopping"],
             }
         query, why = choice
-        already = {e.source for e in state.get("errors", []) if e.kind == "skipped" and e.source}
+        # Sources already reported as unavailable this turn are not reported again.
+        already = {
+            e.source
+            for e in state.get("errors", [])
+            if e.source and e.node in ("prepare", "refine")
+        }
         active, skipped = available_sources(
             deps.sources_for(context),
             context.search_sources,

@@ -9,7 +9,7 @@ from codeweaver_runtime import get_embedder, get_qdrant
 from codeweaver_runtime.corpus import DocumentCorpus
 from codeweaver_schema import SourceName
 from codeweaver_search.context import SearchContext
-from codeweaver_search.sources.base import NeedsWarmUp, Source
+from codeweaver_search.sources.base import NeedsWarmUp, RateLimited, Source
 from codeweaver_search.sources.docs import TavilyDocsSource
 from codeweaver_search.sources.errors import SourceError, is_retryable
 from codeweaver_search.sources.github import GitHubCodeSource
@@ -21,6 +21,7 @@ __all__ = [
     "GitHubCodeSource",
     "LocalCorpusSource",
     "NeedsWarmUp",
+    "RateLimited",
     "Source",
     "SourceError",
     "StackOverflowSource",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import time
 from collections import deque
 from collections.abc import Awaitable
@@ -50,6 +51,28 @@ class NeedsWarmUp(Protocol):
             SourceError: the setup failed.
         """
         ...
+
+
+@runtime_checkable
+class RateLimited(Protocol):
+    """A source with a quota or rate limit that can be used up for a while."""
+
+    def rate_limit_reason(self) -> str | None:
+        """Why the source's limit stops requests now and when it resets, or None."""
+        ...
+
+
+def resume_time(seconds: float) -> str:
+    """When a wait of `seconds` from now ends, for people: '14:05 UTC (in 3 h 12 min)'."""
+    at = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=seconds)
+    if seconds < 120:
+        left = f"{seconds:.0f} s"
+    elif seconds < 3600:
+        left = f"{seconds / 60:.0f} min"
+    else:
+        left = f"{int(seconds // 3600)} h {int(seconds % 3600 // 60)} min"
+    day = "" if at.date() == dt.datetime.now(dt.UTC).date() else f"{at:%Y-%m-%d} "
+    return f"{day}{at:%H:%M} UTC (in {left})"
 
 
 @dataclass
@@ -104,14 +127,27 @@ class BackoffGate:
 
     source: SourceName
     not_before: float = 0.0
+    why: str = ""
+    """What the service said, for the user: 'Stack Overflow daily quota exhausted'."""
 
-    def defer(self, seconds: float) -> None:
-        """Wait at least `seconds` before the next request."""
-        self.not_before = max(self.not_before, time.monotonic() + max(0.0, seconds))
+    def defer(self, seconds: float, why: str = "") -> None:
+        """Wait at least `seconds` before the next request; `why` names the limit for people."""
+        until = time.monotonic() + max(0.0, seconds)
+        if until > self.not_before:
+            self.not_before = until
+            self.why = why or self.why
 
     def remaining(self) -> float:
         """Seconds still to wait."""
         return max(0.0, self.not_before - time.monotonic())
+
+    def blocked_reason(self, budget_s: float) -> str | None:
+        """Why requests are held back for longer than `budget_s`, and until when; else None."""
+        remaining = self.remaining()
+        if remaining <= budget_s:
+            return None
+        why = self.why or f"{self.source} asked to back off"
+        return f"{why}; next request allowed at {resume_time(remaining)}"
 
     async def wait(self, budget_s: float) -> None:
         """Sleep out the wait if it fits the budget.
@@ -126,7 +162,7 @@ class BackoffGate:
             raise SourceError(
                 self.source,
                 "rate_limited",
-                f"service asked to back off for another {remaining:.1f} s",
+                self.blocked_reason(budget_s) or f"asked to back off for {remaining:.1f} s",
                 retry_after=remaining,
             )
         await asyncio.sleep(remaining)

@@ -23,6 +23,8 @@ DEFAULT_URL = "https://api.tavily.com"
 MAX_QUERY_CHARS = 400
 # 432 and 433 are Tavily's plan and pay-as-you-go limits: no retry helps before the user acts.
 _QUOTA_STATUSES = {432, 433}
+QUOTA_PAUSE_S = 3600.0
+"""How long official-docs search pauses after Tavily reports a usage limit."""
 
 
 @dataclass
@@ -46,11 +48,15 @@ class TavilyDocsSource:
     def _key(self) -> str | None:
         return self.api_key or os.environ.get("TAVILY_API_KEY") or None
 
+    def rate_limit_reason(self) -> str | None:
+        """A usage limit or a rate limit holds requests back for longer than a search."""
+        return self.gate.blocked_reason(self.timeout_s)
+
     def unavailable_reason(self) -> str | None:
-        """No key, or an open circuit."""
+        """No key, a usage or rate limit, or an open circuit."""
         if not self._key():
             return "TAVILY_API_KEY is not set (official docs are searched through Tavily)"
-        return self.breaker.open_reason()
+        return self.rate_limit_reason() or self.breaker.open_reason()
 
     async def search(
         self, query: str, *, intent: Intent, language: str, limit: int
@@ -103,7 +109,7 @@ class TavilyDocsSource:
         if status == 429:
             wait = retry_after_header(response.headers)
             if wait is not None:
-                self.gate.defer(wait)
+                self.gate.defer(wait, "Tavily rate limit reached")
             return SourceError(
                 "docs",
                 "rate_limited",
@@ -112,7 +118,17 @@ class TavilyDocsSource:
                 retry_after=wait,
             )
         if status in _QUOTA_STATUSES:
-            return SourceError("docs", "rate_limited", message)
+            # Tavily does not say when a plan or pay-as-you-go limit resets: pause, then try
+            # again, rather than spend a request of every run on a known refusal.
+            limit = "plan" if status == 432 else "pay-as-you-go"
+            self.gate.defer(
+                QUOTA_PAUSE_S,
+                f"Tavily {limit} usage limit reached (raise it on the Tavily dashboard)",
+            )
+            reason = self.gate.blocked_reason(self.timeout_s)
+            return SourceError(
+                "docs", "rate_limited", f"{reason} [{message}]", retry_after=QUOTA_PAUSE_S
+            )
         return SourceError("docs", "http", message, retryable=status >= 500)
 
 

@@ -24,6 +24,8 @@ DEFAULT_URL = "https://api.github.com"
 MAX_QUERY_CHARS = 256
 MAX_TERMS = 5
 TEXT_MATCH = "application/vnd.github.text-match+json"
+SECONDARY_WAIT_S = 60.0
+"""How long to hold back after a rate limit response that says no time."""
 _IDENTIFIER = re.compile(r"[._]|[a-z][A-Z]|\d")
 
 
@@ -49,13 +51,15 @@ class GitHubCodeSource:
     def _token(self) -> str | None:
         return self.token or os.environ.get("GITHUB_TOKEN") or None
 
+    def rate_limit_reason(self) -> str | None:
+        """GitHub's rate limit holds requests back for longer than a request's budget."""
+        return self.gate.blocked_reason(self.timeout_s)
+
     def unavailable_reason(self) -> str | None:
         """No token, an open circuit, or a rate-limit wait longer than a request's budget."""
         if not self._token():
             return "GITHUB_TOKEN is not set (GitHub code search needs an authenticated user)"
-        if (wait := self.gate.remaining()) > self.timeout_s:
-            return f"GitHub rate limit: next request allowed in {wait:.0f} s"
-        return self.breaker.open_reason()
+        return self.rate_limit_reason() or self.breaker.open_reason()
 
     async def search(
         self, query: str, *, intent: Intent, language: str, limit: int
@@ -100,19 +104,29 @@ class GitHubCodeSource:
     def _http_error(self, status: int, headers: Any, body: Any, text: str) -> SourceError:
         message = body.get("message") if isinstance(body, dict) else None
         detail = f"HTTP {status}: {message or snippet(text)}"
-        limited = status == 429 or (status == 403 and headers.get("x-ratelimit-remaining") == "0")
+        exhausted = headers.get("x-ratelimit-remaining") == "0"
+        secondary = "secondary rate limit" in str(message or text).lower()
+        limited = status == 429 or (
+            status == 403
+            and (exhausted or secondary or "retry-after" in headers or "rate limit" in detail)
+        )
         if limited:
             wait = retry_after_header(headers)
             reset = headers.get("x-ratelimit-reset")
-            if wait is None and reset and reset.isdigit():
+            if wait is None and exhausted and reset and reset.isdigit():
                 wait = max(0.0, int(reset) - time.time())
-            if wait is not None:
-                self.gate.defer(wait)
+            if wait is None:
+                # GitHub's advice when it names no time: wait at least a minute.
+                wait = SECONDARY_WAIT_S
+            kind = "secondary rate limit" if secondary else "rate limit"
+            self.gate.defer(wait, f"GitHub {kind} reached")
+            if wait > self.timeout_s:
+                detail = f"{self.gate.blocked_reason(self.timeout_s)} [{detail}]"
             return SourceError(
                 "github",
                 "rate_limited",
                 detail,
-                retryable=wait is not None and wait <= self.timeout_s,
+                retryable=wait <= self.timeout_s,
                 retry_after=wait,
             )
         return SourceError("github", "http", detail, retryable=status >= 500)

@@ -26,6 +26,8 @@ DEFAULT_URL = "https://api.stackexchange.com/2.3"
 SITE = "stackoverflow"
 ANSWERS_PER_QUESTION = 2
 MAX_QUERY_CHARS = 500
+DAILY_QUOTA_WAIT_S = 3600.0
+"""A throttle wait longer than this is the daily quota running out."""
 _THROTTLE_WAIT = re.compile(r"available in (\d+) seconds")
 # Stack Exchange error ids that a later attempt may get past.
 _RETRYABLE_ERRORS = {500, 503}
@@ -47,7 +49,6 @@ class StackOverflowSource:
     quota_remaining: int | None = None
     breaker: CircuitBreaker = field(default_factory=CircuitBreaker)
     gate: BackoffGate = field(default_factory=lambda: BackoffGate("stackoverflow"))
-    _quota_exhausted_until: dt.datetime | None = None
 
     def _base(self) -> str:
         return (
@@ -57,13 +58,22 @@ class StackOverflowSource:
     def _key(self) -> str | None:
         return self.key or os.environ.get("STACKEXCHANGE_KEY") or None
 
+    def rate_limit_reason(self) -> str | None:
+        """The daily quota is used up, or Stack Exchange throttled us for longer than a search."""
+        return self.gate.blocked_reason(self.timeout_s)
+
     def unavailable_reason(self) -> str | None:
-        """The daily quota or an open circuit stop us; no key is needed."""
-        if self._quota_exhausted_until is not None:
-            if dt.datetime.now(dt.UTC) < self._quota_exhausted_until:
-                return "Stack Exchange daily quota exhausted until midnight UTC"
-            self._quota_exhausted_until = None
-        return self.breaker.open_reason()
+        """The daily quota, a throttle or an open circuit stop us; no key is needed."""
+        return self.rate_limit_reason() or self.breaker.open_reason()
+
+    def _quota_exhausted(self, seconds: float | None = None) -> None:
+        if seconds is None:
+            # The quota resets at midnight UTC.
+            now = dt.datetime.now(dt.UTC)
+            midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), dt.UTC)
+            seconds = (midnight - now).total_seconds()
+        advice = "" if self._key() else " (STACKEXCHANGE_KEY raises it from 300 to 10,000)"
+        self.gate.defer(seconds, f"Stack Overflow daily quota exhausted{advice}")
 
     async def search(
         self, query: str, *, intent: Intent, language: str, limit: int
@@ -133,10 +143,7 @@ class StackOverflowSource:
         if isinstance(quota, int):
             self.quota_remaining = quota
             if quota <= 0:
-                tomorrow = dt.datetime.now(dt.UTC).date() + dt.timedelta(days=1)
-                self._quota_exhausted_until = dt.datetime.combine(
-                    tomorrow, dt.time(), tzinfo=dt.UTC
-                )
+                self._quota_exhausted()
 
     def _api_error(self, body: dict[str, Any], response: JsonResponse) -> SourceError:
         error_id = body.get("error_id")
@@ -145,8 +152,13 @@ class StackOverflowSource:
         if error_id == 502 or name == "throttle_violation":
             match = _THROTTLE_WAIT.search(str(body.get("error_message", "")))
             wait = float(match.group(1)) if match else None
-            if wait is not None:
-                self.gate.defer(wait)
+            if wait is not None and wait > DAILY_QUOTA_WAIT_S:
+                # A wait of hours is the daily quota of this IP or key, not a burst throttle.
+                self._quota_exhausted(wait)
+            elif wait is not None:
+                self.gate.defer(wait, "Stack Overflow throttled this client")
+            if wait is not None and wait > self.timeout_s:
+                message = f"{self.gate.blocked_reason(self.timeout_s)} [{message}]"
             return SourceError(
                 "stackoverflow",
                 "rate_limited",

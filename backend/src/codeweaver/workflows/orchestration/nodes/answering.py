@@ -7,13 +7,14 @@ run's notices and failures made visible, so what the user reads is what the stat
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import numpy as np
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
-from codeweaver.context import Context, context_of
+from codeweaver.context import Context, context_of, max_regenerations, run_deadline
 from codeweaver.engine.extractive import OFFLINE_NOTE, extractive_answer
 from codeweaver.engine.grounding import (
     MODEL_SUPPORT_THRESHOLD,
@@ -61,6 +62,11 @@ ANSWER_TAG = "codeweaver:answer"
 _MARKER = re.compile(r"\[(\d{1,3})\]")
 _WANTS_CODE = re.compile(r"example|code|snippet|show|예시|예제|코드", re.IGNORECASE)
 UNGROUNDED_WARNING = "This answer could not be fully checked against its sources ({reason})."
+BUDGET_NOTICE = (
+    "This run reached its time budget of {budget:g} s, so {skipped} skipped: the answer uses "
+    "what was found by then."
+)
+_ROUND_PREFIX = re.compile(r"^round \d+: ")
 FOLLOW_UP_INTRO = {
     "en": "Following up on my previous answer:",
     "ko": "이전 답변에 이어서:",
@@ -74,15 +80,39 @@ def citations_for(text: str, evidence: list[Evidence]) -> list[Citation]:
 
 
 def failure_summary(errors: list[ErrorRecord]) -> str | None:
-    """A sentence naming the sources and models that failed this turn (skips are not failures)."""
+    """A sentence naming the sources and models that failed this turn (skips are not failures).
+
+    A used-up quota or rate limit is told with its reason and reset time, since the user can
+    act on it (wait, or set a key).
+    """
     failed = [e for e in errors if e.kind not in ("skipped", "input")]
     if not failed:
         return None
     parts = []
     for e in failed:
         what = SOURCE_LABELS[e.source] if e.source else e.node
-        parts.append(f"{what} ({e.kind})")
+        detail: str = e.kind
+        if e.kind == "rate_limited":
+            reason = _ROUND_PREFIX.sub("", e.message).split(" [", 1)[0]
+            detail = f"rate_limited: {reason}"
+        parts.append(f"{what} ({detail})")
     return "Some steps failed and were worked around: " + ", ".join(dict.fromkeys(parts)) + "."
+
+
+def out_of_time(state: MainState) -> bool:
+    """Whether the run's time budget is spent."""
+    deadline = state.get("run_deadline")
+    return deadline is not None and time.time() >= deadline
+
+
+def budget_notice(ctx: Context, *, rewrite_skipped: bool) -> str:
+    """What the user is told when the run's time budget cut optional work short."""
+    skipped = (
+        "further searching and answer rewrites were"
+        if rewrite_skipped
+        else ("further search rounds were")
+    )
+    return BUDGET_NOTICE.format(budget=ctx.run_budget_s, skipped=skipped)
 
 
 def deliver(answer: Answer, state: MainState, grade: Grade | None = None) -> Answer:
@@ -107,13 +137,21 @@ def deliver(answer: Answer, state: MainState, grade: Grade | None = None) -> Ans
     )
 
 
-def wants_regeneration(state: MainState, ctx: Context) -> bool:
-    """An ungrounded model answer is rewritten, at most `answer_max_regenerations` times."""
+def _could_regenerate(state: MainState, ctx: Context) -> bool:
     grade = state.get("grade")
     answer = state.get("answer")
     if grade is None or answer is None or grade.grounded or answer.offline:
         return False
-    return state.get("answer_attempts", 0) <= ctx.answer_max_regenerations
+    return state.get("answer_attempts", 0) <= max_regenerations(ctx)
+
+
+def wants_regeneration(state: MainState, ctx: Context) -> bool:
+    """Whether to rewrite an ungrounded model answer.
+
+    At most `answer_max_regenerations` times (never more than `MAX_REGENERATIONS`), and only
+    while the run's time budget lasts.
+    """
+    return _could_regenerate(state, ctx) and not out_of_time(state)
 
 
 def make_answer_node(models: ChatModels | None, collaborators: Collaborators) -> Any:
@@ -202,9 +240,20 @@ def make_grade_node(models: ChatModels | None) -> Any:
             except ModelCallError as exc:
                 errors.append(model_error("grade", exc))
         update: dict[str, Any] = {"grade": verdict, "errors": errors}
-        if wants_regeneration({**state, "grade": verdict}, ctx):
+        graded: MainState = {**state, "grade": verdict}
+        if wants_regeneration(graded, ctx):
             return update
-        final = deliver(answer, {**state, "errors": [*state.get("errors", []), *errors]}, verdict)
+        notices = list(state.get("notices", []))
+        rewrite_skipped = _could_regenerate(graded, ctx)
+        if rewrite_skipped or state.get("search_out_of_time"):
+            notices.append(budget_notice(ctx, rewrite_skipped=rewrite_skipped))
+            update["notices"] = notices
+        delivered: MainState = {
+            **state,
+            "notices": notices,
+            "errors": [*state.get("errors", []), *errors],
+        }
+        final = deliver(answer, delivered, verdict)
         return {**update, "answer": final, "messages": [answer_message(final)]}
 
     return grade
@@ -342,12 +391,21 @@ async def combine(state: MainState) -> dict[str, Any]:
     return {"answer": final, "messages": [answer_message(final)], "errors": worker_errors}
 
 
-async def prepare_question(state: WorkerState) -> dict[str, Any]:
-    """A worker's first step: its question becomes the turn's question."""
+async def prepare_question(state: WorkerState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """A worker's first step: its question becomes the turn's question.
+
+    Workers start as soon as the turn is planned, so the run's budget counts from here.
+    """
     index = state.get("multi_index", 0)
     plan = state.get("plan")
     analysis = plan.analyses[index] if plan is not None and len(plan.analyses) > index else None
-    return {"question": state.get("multi_question", ""), "analysis": analysis}
+    deadline = run_deadline(context_of(runtime))
+    return {
+        "question": state.get("multi_question", ""),
+        "analysis": analysis,
+        "run_deadline": deadline,
+        "search_deadline": deadline,
+    }
 
 
 async def emit(state: WorkerState) -> dict[str, Any]:

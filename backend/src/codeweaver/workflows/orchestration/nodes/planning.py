@@ -14,8 +14,13 @@ from langchain_core.messages import AIMessage, AnyMessage
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
-from codeweaver.context import Context, context_of
-from codeweaver.engine.analysis import analyze_offline, classify_turn
+from codeweaver.context import Context, context_of, run_deadline
+from codeweaver.engine.analysis import (
+    CODE_ONLY_NOTICE,
+    analyze_offline,
+    classify_turn,
+    is_code_only,
+)
 from codeweaver.engine.questions import guard_too_many, scan_questions
 from codeweaver.workflows.orchestration.nodes.common import (
     Collaborators,
@@ -151,12 +156,19 @@ def make_plan_node(models: ChatModels | None) -> Any:
             **fresh_multi_fields(),
             **fresh_main_fields(),
             "plan": planned,
+            **deadline_fields(ctx),
         }
         if errors:
             update["errors"] = Overwrite(errors)
         return update
 
     return plan
+
+
+def deadline_fields(ctx: Context) -> dict[str, Any]:
+    """The run's deadline, for the main graph and (prefixed) for the search subgraph."""
+    deadline = run_deadline(ctx)
+    return {"run_deadline": deadline, "search_deadline": deadline}
 
 
 def make_analyze_node(collaborators: Collaborators) -> Any:
@@ -179,6 +191,9 @@ def make_analyze_node(collaborators: Collaborators) -> Any:
                 analysis = await analyze_offline(question, history, None)
         if ctx.answer_language:
             analysis = analysis.model_copy(update={"language": ctx.answer_language})
-        return {"analysis": analysis, "errors": errors}
+        update: dict[str, Any] = {"analysis": analysis, "errors": errors}
+        if is_code_only(question):
+            update["notices"] = [*state.get("notices", []), CODE_ONLY_NOTICE]
+        return update
 
     return analyze
