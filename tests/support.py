@@ -36,14 +36,27 @@ class Server:
     log: Path
     home: Path
     headers: dict[str, str] = field(default_factory=dict)
-    """What every request of a test client carries (credentials, when the server wants them)."""
+    """What every request of a test client carries: the first identity's bearer token."""
+    tokens: dict[str, str] = field(default_factory=dict)
+    """The token of each identity the server accepts."""
+
+    def headers_of(self, identity: str) -> dict[str, str]:
+        """The headers of a client acting as `identity`."""
+        return {"Authorization": f"Bearer {self.tokens[identity]}"}
 
 
-def client(server: Server) -> LangGraphClient:
-    """An SDK client of `server`, carrying its headers; use it as `async with client(s) as sdk`."""
+def client(server: Server, identity: str | None = None) -> LangGraphClient:
+    """An SDK client of `server`, carrying its headers; use it as `async with client(s) as sdk`.
+
+    Args:
+        server: The server.
+        identity: Act as this identity (one of `server.tokens`); default `server.headers`.
+    """
     from langgraph_sdk import get_client
 
-    return get_client(url=server.url, headers=server.headers)
+    headers = server.headers if identity is None else server.headers_of(identity)
+    # An ambient LangSmith key would travel as x-api-key; the tests send only their token.
+    return get_client(url=server.url, headers=headers, api_key=None)
 
 
 def _read_url(log: Path, requested: int) -> str | None:
@@ -57,9 +70,24 @@ def _read_url(log: Path, requested: int) -> str | None:
 
 
 def start_server(
-    tmp: Path, *, jobs: int = 4, extra_env: dict[str, str] | None = None
+    tmp: Path,
+    *,
+    jobs: int = 4,
+    extra_env: dict[str, str] | None = None,
+    keys: dict[str, str] | None = None,
 ) -> tuple[subprocess.Popen[bytes], Server]:
-    """Start `langgraph dev` on a free port, logs and data outside the project folder."""
+    """Start `langgraph dev` on a free port, logs and data outside the project folder.
+
+    Args:
+        tmp: The folder of the server's data (`tmp/home`), log and `.langgraph_api/`.
+        jobs: Runs executed concurrently.
+        extra_env: Environment variables of the server, over the defaults.
+        keys: Identity -> token for `CODEWEAVER_API_KEYS`; without, the server serves its
+            local user, whose token it keeps in `tmp/home/server-token` (reused on a restart
+            in the same folder).
+    """
+    from codeweaver.auth import KEYS_ENV, KEYS_FILE_ENV, LOCAL_IDENTITY, ensure_local_token
+
     home = tmp / "home"
     log = tmp / "server.log"
     port = free_port()
@@ -78,8 +106,16 @@ def start_server(
         "GITHUB_TOKEN",
         "TAVILY_API_KEY",
         "STACKEXCHANGE_KEY",
+        KEYS_ENV,
+        KEYS_FILE_ENV,
     ):
         env.pop(key, None)
+    if keys:
+        env[KEYS_ENV] = ",".join(f"{identity}:{token}" for identity, token in keys.items())
+        tokens = dict(keys)
+    else:
+        tokens = {LOCAL_IDENTITY: ensure_local_token(home)}
+    first = next(iter(tokens.values()))
     langgraph = shutil.which("langgraph", path=str(REPO / ".venv" / "bin")) or "langgraph"
     # The child keeps its own copy of the file descriptor; ours is closed straight away.
     with log.open("wb") as handle:
@@ -114,7 +150,14 @@ def start_server(
         if url:
             try:
                 if httpx.get(f"{url}/ok", timeout=2).status_code == 200:
-                    return proc, Server(url=url, log=log, home=home)
+                    server = Server(
+                        url=url,
+                        log=log,
+                        home=home,
+                        headers={"Authorization": f"Bearer {first}"},
+                        tokens=tokens,
+                    )
+                    return proc, server
             except httpx.HTTPError:
                 pass
         time.sleep(0.5)

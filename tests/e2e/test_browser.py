@@ -42,7 +42,9 @@ FOLLOW_UP = "Can you show an example of that?"
 def ui_url(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = tmp_path_factory.mktemp("ui") / "ui.log"
     port = free_port()
-    env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False"}
+    # The page finds the server's local token the way a user's does: in the shared data dir.
+    env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False", "CODEWEAVER_HOME": str(server.home)}
+    env.pop("CODEWEAVER_TOKEN", None)
     with log.open("wb") as handle:
         proc = subprocess.Popen(
             [sys.executable, "-m", "codeweaver", "ui", "--server", server.url, "--port", str(port)],

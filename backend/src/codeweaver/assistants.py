@@ -12,6 +12,8 @@ from typing import Any
 
 from langgraph_sdk import get_client
 
+from codeweaver.auth import client_headers
+
 GRAPH_ID = "codeweaver"
 _MARKER = "codeweaver_example"
 
@@ -45,14 +47,20 @@ EXAMPLES = (
 )
 
 
-async def create_example_assistants(url: str) -> list[dict[str, Any]]:
+async def create_example_assistants(url: str, *, token: str | None = None) -> list[dict[str, Any]]:
     """Create the example assistants on the server at `url`, or update them when they exist.
+
+    They belong to the caller: under auth, each user has their own "offline" and "openai".
+
+    Args:
+        url: The server's base URL.
+        token: The bearer token; by default `codeweaver.auth.client_token()`.
 
     Returns:
         The assistants as the server stores them.
     """
     created: list[dict[str, Any]] = []
-    async with get_client(url=url) as client:
+    async with get_client(url=url, headers=client_headers(token), api_key=None) as client:
         for example in EXAMPLES:
             metadata = {_MARKER: example.name}
             found = await client.assistants.search(graph_id=GRAPH_ID, metadata=metadata, limit=1)

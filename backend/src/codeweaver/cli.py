@@ -495,11 +495,38 @@ def serve(
         f"LangGraph Server on [bold]{url}[/bold] · chat page: codeweaver ui --server {url} · "
         f"Studio: https://smith.langchain.com/studio/?baseUrl={url}"
     )
+    err.print(_auth_summary())
     try:
         code = subprocess.call(command, env=env, cwd=found.resolve().parent)
     except KeyboardInterrupt:
         code = 0
     raise typer.Exit(code=code)
+
+
+def _auth_summary() -> str:
+    """How the server about to start authenticates; creates the local token when it is used."""
+    from codeweaver.auth import (
+        KEYS_ENV,
+        KeyConfigError,
+        configured_keys,
+        ensure_local_token,
+        local_token_path,
+    )
+
+    try:
+        keys = configured_keys()
+        if not keys:
+            ensure_local_token()
+    except (KeyConfigError, OSError) as exc:
+        err.print(f"[red]Authentication is misconfigured:[/red] {exc}")
+        raise typer.Exit(code=2) from exc
+    if keys:
+        identities = sorted({key.identity for key in keys})
+        return f"Auth: tokens of {len(identities)} identities from {KEYS_ENV} / its file."
+    return (
+        f"Auth: one local user; clients send the token in {local_token_path()} "
+        "(codeweaver ui reads it; `codeweaver token` prints it for Studio or curl)."
+    )
 
 
 DEFAULT_SERVER_URL = "http://127.0.0.1:2024"
@@ -541,6 +568,11 @@ def ui(
         asyncio.run(chat_server.check())
     except ServerError as exc:
         err.print(f"[yellow]{exc}[/yellow] The page opens anyway and says so until it is up.")
+    else:
+        try:
+            asyncio.run(chat_server.check_token())
+        except ServerError as exc:
+            err.print(f"[yellow]{exc}[/yellow]")
     launch(chat_server, host=host, port=port or pick_port(host, 7860))
 
 
@@ -572,6 +604,28 @@ def assistants(server: ServerOption = None) -> None:
         table.add_row(str(assistant.get("name")), str(assistant["assistant_id"]), settings)
     out.print(table)
     err.print("[dim]Use one: codeweaver ui --assistant <assistant id>[/dim]")
+
+
+@app.command()
+def token() -> None:
+    """Print the local user's server token (created on first use), for Studio, curl or the SDK.
+
+    `codeweaver serve` without CODEWEAVER_API_KEYS accepts only this token; send it as
+    `Authorization: Bearer <token>`. It lives in $CODEWEAVER_HOME/server-token.
+    """
+    from codeweaver.auth import KEYS_ENV, KeyConfigError, configured_keys, ensure_local_token
+
+    try:
+        if configured_keys():
+            err.print(
+                f"[yellow]{KEYS_ENV} is set: the server accepts those tokens, not the local "
+                "one. Use the token you were given.[/yellow]"
+            )
+            raise typer.Exit(code=1)
+        sys.stdout.write(ensure_local_token() + "\n")
+    except (KeyConfigError, OSError) as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(code=2) from exc
 
 
 @app.command()

@@ -8,6 +8,7 @@ the server's process, so it reaches the same Qdrant store (embedded or server) a
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from langgraph.graph import START, StateGraph
@@ -16,6 +17,7 @@ from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
 from codeweaver_cache import CacheContext, CacheUnavailableError, SemanticCache
+from codeweaver_runtime import run_tenant
 
 
 class FeedbackInput(TypedDict, total=False):
@@ -62,7 +64,11 @@ def build_feedback_graph(*, cache: SemanticCache | None = None) -> FeedbackGraph
                 "feedback_message": "Nothing to report: give a question or a cache entry id.",
             }
         store = cache if cache is not None else SemanticCache.from_context(context)
-        scope = store.scope(context.tenant, context.cache_corpus_version)
+        # The scope names the embedding model, whose first use imports sentence-transformers:
+        # off the event loop, since this graph may be the first a fresh server runs.
+        scope = await asyncio.to_thread(
+            store.scope, run_tenant(context), context.cache_corpus_version
+        )
         try:
             evicted = await store.feedback_wrong_answer(
                 scope=scope, entry_id=entry_id, question=question

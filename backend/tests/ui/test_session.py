@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+import http.server
+import threading
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
 import pytest
 
 from codeweaver.ui.app import ask_in_thread, open_thread, report_wrong
 from codeweaver.ui.render import details_html, sources_html
-from codeweaver.ui.session import ANSWER_TAG, ChatServer, Citation, ThreadSnapshot, TurnView
+from codeweaver.ui.session import (
+    ANSWER_TAG,
+    ChatServer,
+    Citation,
+    ServerError,
+    ThreadSnapshot,
+    TurnView,
+)
 from codeweaver.workflows.orchestration.nodes import answering
 from tests.support import free_port
 
@@ -159,3 +169,62 @@ async def test_an_empty_question_is_not_sent(down: ChatServer) -> None:
     shown = [item async for item in ask_in_thread(down, "   ", "", None)]
     assert len(shown) == 1
     assert "Type a question first" in shown[0][1]
+
+
+class Gatekeeper(http.server.BaseHTTPRequestHandler):
+    """A server that is up (`/ok`) but accepts only one bearer token, recording what came."""
+
+    accepted = "Bearer ui-token-0123456789abcdef"
+    seen: ClassVar[list[str | None]] = []
+
+    def do_GET(self) -> None:
+        self._answer()
+
+    def do_POST(self) -> None:
+        self._answer()
+
+    def _answer(self) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        self.rfile.read(length)
+        if self.path != "/ok":
+            self.seen.append(self.headers.get("authorization"))
+        allowed = self.path == "/ok" or self.headers.get("authorization") == self.accepted
+        body = b"[]" if allowed else b'{"detail":"Invalid token."}'
+        self.send_response(200 if allowed else 401)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet."""
+
+
+@pytest.fixture
+def gatekeeper() -> Iterator[str]:
+    Gatekeeper.seen = []
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Gatekeeper)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+async def test_every_request_carries_the_token(gatekeeper: str) -> None:
+    server = ChatServer(url=gatekeeper, token=Gatekeeper.accepted.split()[1])
+    await server.check_token()
+    assert Gatekeeper.seen == [Gatekeeper.accepted]
+    assert Gatekeeper.accepted.split()[1] not in repr(server)
+
+
+async def test_a_refused_token_says_what_to_do(gatekeeper: str) -> None:
+    server = ChatServer(url=gatekeeper, token="someone-elses-token-0123")
+    with pytest.raises(ServerError, match="did not accept this client's token") as refused:
+        await server.check_token()
+    assert "CODEWEAVER_TOKEN" in str(refused.value)
+    shown = [item async for item in ask_in_thread(server, "How do I reverse a list?", "", None)]
+    assert "HTTP 401" in shown[-1][1]
+    assert Gatekeeper.seen[-1] == "Bearer someone-elses-token-0123"

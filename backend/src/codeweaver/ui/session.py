@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 from langgraph_sdk import get_client
 
+from codeweaver.auth import client_headers
 from codeweaver.progress import progress_label
 
 ANSWER_TAG = "codeweaver:answer"
@@ -40,6 +41,12 @@ def describe_failure(exc: BaseException, url: str) -> str:
     if isinstance(exc, httpx.HTTPStatusError):
         status = exc.response.status_code
         detail = exc.response.text.strip()[:300]
+        if status == 401:
+            return (
+                f"LangGraph Server at {url} did not accept this client's token (HTTP 401): "
+                f"{detail} Set CODEWEAVER_TOKEN to your token, or share the server's "
+                "CODEWEAVER_HOME (its server-token file)."
+            )
         return f"LangGraph Server at {url} refused the request (HTTP {status}): {detail}"
     if isinstance(exc, httpx.HTTPError):
         return f"The connection to LangGraph Server at {url} failed: {exc}"
@@ -220,15 +227,23 @@ class ChatServer:
         url: The server's base URL.
         assistant: The assistant (or graph id) that answers.
         timeout_s: Bound on one run, in seconds.
+        token: The bearer token every request carries (`codeweaver.auth.client_token()`).
     """
 
     url: str
     assistant: str = "codeweaver"
     timeout_s: float = 600.0
+    token: str | None = field(default=None, repr=False)
 
     def _client(self) -> Any:
         # (connect, read, write, pool): a dead server fails fast, a long run may stream on.
-        return get_client(url=self.url, timeout=(5.0, self.timeout_s, 30.0, 5.0))
+        return get_client(
+            url=self.url,
+            timeout=(5.0, self.timeout_s, 30.0, 5.0),
+            headers=client_headers(self.token),
+            # Not the ambient LangSmith key (the SDK's default): it is no CodeWeaver credential.
+            api_key=None,
+        )
 
     async def check(self) -> None:
         """Raise `ServerError` unless the server answers."""
@@ -236,6 +251,14 @@ class ChatServer:
             async with httpx.AsyncClient(timeout=5.0) as http:
                 response = await http.get(f"{self.url.rstrip('/')}/ok")
                 response.raise_for_status()
+        except httpx.HTTPError as exc:
+            raise ServerError(describe_failure(exc, self.url)) from exc
+
+    async def check_token(self) -> None:
+        """Raise `ServerError` unless the server accepts this client's token."""
+        try:
+            async with self._client() as client:
+                await client.assistants.search(limit=1)
         except httpx.HTTPError as exc:
             raise ServerError(describe_failure(exc, self.url)) from exc
 

@@ -42,6 +42,7 @@ from codeweaver_runtime.graphs import add_node_with_fallback
 from codeweaver_runtime.qdrant import close_qdrant_clients, get_qdrant, open_qdrant
 from codeweaver_runtime.retrieval_eval import RetrievalReport, evaluate_retrieval
 from codeweaver_runtime.secrets import install_log_redaction, redact
+from codeweaver_runtime.tenancy import authenticated_user, run_tenant, scoped_to_caller
 
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
@@ -65,6 +66,7 @@ __all__ = [
     "StaticChatModels",
     "add_flow_step",
     "add_node_with_fallback",
+    "authenticated_user",
     "build_chat_model",
     "call_structured",
     "call_text",
@@ -81,5 +83,7 @@ __all__ = [
     "open_qdrant",
     "redact",
     "resolve_chat_models",
+    "run_tenant",
+    "scoped_to_caller",
     "traced",
 ]

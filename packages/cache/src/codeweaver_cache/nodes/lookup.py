@@ -11,7 +11,7 @@ from codeweaver_cache.nodes.common import CacheFactory, error, hit, miss
 from codeweaver_cache.state import LookupState, key_question
 from codeweaver_cache.store import CacheUnavailableError, failure_kind
 from codeweaver_cache.verifier import PendingHit, resolve_verifier, verify
-from codeweaver_runtime import ChatModels, ModelCallError, traced
+from codeweaver_runtime import ChatModels, ModelCallError, run_tenant, traced
 from codeweaver_schema import CacheDecision
 
 LOOKUP = "cache_lookup"
@@ -37,7 +37,7 @@ def make_lookup(get_cache: CacheFactory, models: ChatModels | None) -> Any:
         if not question:
             return update | miss("no_question: nothing to look up")
         cache = get_cache(context)
-        scope = cache.scope(context.tenant, context.cache_corpus_version)
+        scope = cache.scope(run_tenant(context), context.cache_corpus_version)
         try:
             result = await cache.lookup(question, scope, context.cache_rule())
         except CacheUnavailableError as exc:

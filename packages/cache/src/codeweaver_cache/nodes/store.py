@@ -10,7 +10,7 @@ from codeweaver_cache.context import CacheContext
 from codeweaver_cache.nodes.common import CacheFactory, error
 from codeweaver_cache.state import CacheState, key_question
 from codeweaver_cache.store import CacheUnavailableError, admission_refusal, failure_kind
-from codeweaver_runtime import traced
+from codeweaver_runtime import run_tenant, traced
 
 STORE = "cache_store"
 
@@ -30,7 +30,7 @@ def make_store(get_cache: CacheFactory) -> Any:
             refusal = admission_refusal(answer, analysis) or "no_question"
             cache.stats.rejections[refusal] += 1
             return {"cache_stored": False, "cache_store_reason": refusal}
-        scope = cache.scope(context.tenant, context.cache_corpus_version)
+        scope = cache.scope(run_tenant(context), context.cache_corpus_version)
         try:
             admission = await cache.admit(
                 question, answer, scope, ttl_s=context.cache_ttl_s, analysis=analysis

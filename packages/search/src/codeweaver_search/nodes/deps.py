@@ -9,7 +9,13 @@ from typing import Any, Protocol
 from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 
-from codeweaver_runtime import ChatModels, Embedder, get_embedder, resolve_chat_models
+from codeweaver_runtime import (
+    ChatModels,
+    Embedder,
+    get_embedder,
+    resolve_chat_models,
+    scoped_to_caller,
+)
 from codeweaver_schema import SourceName
 from codeweaver_search.context import SearchContext
 from codeweaver_search.sources import Source, default_sources
@@ -58,6 +64,10 @@ class SearchDeps:
 
 
 def search_context(runtime: Runtime[SearchContext]) -> SearchContext:
-    """The run's context; defaults when the graph runs without one (Studio, a bare invoke)."""
+    """The run's context; defaults when the graph runs without one (Studio, a bare invoke).
+
+    Under LangGraph Server with auth, the tenant (whose local documents are searched) is the
+    authenticated caller, never what the client put in the context.
+    """
     context = runtime.context
-    return context if isinstance(context, SearchContext) else SearchContext()
+    return scoped_to_caller(context if isinstance(context, SearchContext) else SearchContext())

@@ -1,0 +1,419 @@
+"""The server's auth module without a server: keys, tokens, handlers, and the run's tenant."""
+
+from __future__ import annotations
+
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from blockbuster import blockbuster_ctx
+from langchain_core.messages import HumanMessage
+from langgraph.graph import START, StateGraph
+from langgraph.runtime import Runtime
+from langgraph_sdk import Auth
+from typer.testing import CliRunner
+from typing_extensions import TypedDict
+
+from codeweaver import auth as server_auth
+from codeweaver.auth import (
+    ApiKey,
+    KeyConfigError,
+    check_unique,
+    client_headers,
+    client_token,
+    configured_keys,
+    ensure_local_token,
+    identify,
+    parse_keys,
+    presented_token,
+    server_keys,
+)
+from codeweaver.cli import _auth_summary, app
+from codeweaver.context import Context
+from codeweaver.feedback import build_feedback_graph
+from codeweaver_cache import (
+    CacheContext,
+    SemanticCache,
+    build_cache_lookup_graph,
+    build_cache_store_graph,
+)
+from codeweaver_runtime import (
+    Embedder,
+    RuntimeContext,
+    authenticated_user,
+    open_qdrant,
+    run_tenant,
+    scoped_to_caller,
+)
+from codeweaver_schema import Analysis, Answer, Citation
+from codeweaver_search import SearchContext
+from codeweaver_search.nodes import search_context
+
+ALICE = "alice-token-0123456789"
+BOB = "bob-token-0123456789ab"
+runner = CliRunner()
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A fresh data dir and no configured keys; the server's key cache starts empty."""
+    for name in ("CODEWEAVER_API_KEYS", "CODEWEAVER_API_KEYS_FILE", "CODEWEAVER_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("CODEWEAVER_HOME", str(tmp_path))
+    server_auth.key_ring.forget()
+    yield tmp_path
+    server_auth.key_ring.forget()
+
+
+# --- keys ---------------------------------------------------------------------------------
+
+
+def test_pairs_parse_from_commas_lines_and_comments() -> None:
+    text = f" alice:{ALICE} ,\n# rotated next week\nbob : {BOB}  # bob's laptop\n\n"
+    assert parse_keys(text, origin="env") == [ApiKey("alice", ALICE), ApiKey("bob", BOB)]
+    # A token may itself hold colons: only the first one separates.
+    assert parse_keys(f"svc@corp.example:{ALICE}:x", origin="env") == [
+        ApiKey("svc@corp.example", f"{ALICE}:x")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (ALICE, "expected identity:token"),
+        ("alice:", "expected identity:token"),
+        (f":{ALICE}", "expected identity:token"),
+        (f"al ice:{ALICE}", "may hold only"),
+        ("alice:short-token", "shorter than 16"),
+    ],
+)
+def test_malformed_pairs_are_refused_without_echoing_the_token(text: str, message: str) -> None:
+    with pytest.raises(KeyConfigError, match=message) as raised:
+        parse_keys(text, origin="CODEWEAVER_API_KEYS")
+    assert "CODEWEAVER_API_KEYS, entry 1" in str(raised.value)
+    assert ALICE not in str(raised.value)
+    assert "short-token" not in str(raised.value)
+
+
+def test_one_token_for_two_identities_is_refused_but_rotation_is_fine() -> None:
+    rotated = check_unique([ApiKey("alice", ALICE), ApiKey("alice", BOB), ApiKey("alice", ALICE)])
+    assert rotated == [ApiKey("alice", ALICE), ApiKey("alice", BOB)]
+    with pytest.raises(KeyConfigError, match="both 'alice' and 'bob'"):
+        check_unique([ApiKey("alice", ALICE), ApiKey("bob", ALICE)])
+    assert ALICE not in repr(ApiKey("alice", ALICE))
+
+
+def test_keys_come_from_the_variable_and_the_file(tmp_path: Path) -> None:
+    keys_file = tmp_path / "keys"
+    keys_file.write_text(f"# team B\nbob:{BOB}\n", encoding="utf-8")
+    environ = {"CODEWEAVER_API_KEYS": f"alice:{ALICE}", "CODEWEAVER_API_KEYS_FILE": str(keys_file)}
+    assert configured_keys(environ) == [ApiKey("alice", ALICE), ApiKey("bob", BOB)]
+    assert configured_keys({}) == []
+    with pytest.raises(KeyConfigError, match="cannot read"):
+        configured_keys({"CODEWEAVER_API_KEYS_FILE": str(tmp_path / "missing")})
+
+
+def test_without_keys_the_local_user_gets_one_private_token(home: Path) -> None:
+    assert client_token() is None
+    keys = server_keys({})
+    assert [key.identity for key in keys] == ["default"]
+    path = home / "server-token"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert ensure_local_token() == keys[0].token == client_token()
+    assert len(keys[0].token) >= 32
+    # Configured keys replace the local token.
+    assert server_keys({"CODEWEAVER_API_KEYS": f"alice:{ALICE}"}) == [ApiKey("alice", ALICE)]
+    path.write_text("x\n", encoding="utf-8")
+    with pytest.raises(KeyConfigError, match="delete it"):
+        ensure_local_token()
+
+
+def test_a_client_token_from_the_environment_wins(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ensure_local_token()
+    monkeypatch.setenv("CODEWEAVER_TOKEN", BOB)
+    assert client_token() == BOB
+    assert client_headers() == {"Authorization": f"Bearer {BOB}"}
+    assert client_headers(ALICE) == {"Authorization": f"Bearer {ALICE}"}
+
+
+# --- authentication --------------------------------------------------------------------------
+
+
+def test_tokens_map_to_their_identity_and_nothing_else() -> None:
+    keys = [ApiKey("alice", ALICE), ApiKey("bob", BOB)]
+    assert identify(ALICE, keys) == "alice"
+    assert identify(BOB, keys) == "bob"
+    assert identify(ALICE[:-1], keys) is None
+    assert identify(ALICE + "0", keys) is None
+    assert identify("", keys) is None
+
+
+def test_the_token_travels_as_bearer_or_api_key() -> None:
+    assert presented_token({b"authorization": f"Bearer {ALICE}".encode()}) == ALICE
+    assert presented_token({b"authorization": f"bearer   {ALICE} ".encode()}) == ALICE
+    assert presented_token({b"x-api-key": BOB.encode()}) == BOB
+    both = {b"authorization": f"Bearer {ALICE}".encode(), b"x-api-key": BOB.encode()}
+    assert presented_token(both) == ALICE
+    assert presented_token({b"authorization": b"Basic YWxpY2U6eA=="}) is None
+    assert presented_token({b"authorization": b"Bearer "}) is None
+    assert presented_token({}) is None
+
+
+async def test_authenticate_accepts_a_key_and_refuses_the_rest(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CODEWEAVER_API_KEYS", f"alice:{ALICE},bob:{BOB}")
+    user = await server_auth.authenticate({b"authorization": f"Bearer {BOB}".encode()})
+    assert user["identity"] == "bob"
+    assert BOB not in repr(user)
+    for headers, detail in (
+        ({}, "Missing token"),
+        ({b"authorization": f"Bearer {ALICE}x".encode()}, "Invalid token."),
+    ):
+        with pytest.raises(Auth.exceptions.HTTPException) as refused:
+            await server_auth.authenticate(headers)
+        assert refused.value.status_code == 401
+        assert detail in str(refused.value.detail)
+        assert ALICE not in str(refused.value.detail)
+
+
+async def test_misconfigured_keys_fail_closed(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CODEWEAVER_API_KEYS", "alice:too-short")
+    with pytest.raises(Auth.exceptions.HTTPException) as refused:
+        await server_auth.authenticate({b"authorization": b"Bearer too-short"})
+    assert refused.value.status_code == 500
+    assert "too-short" not in str(refused.value.detail)
+
+
+async def test_the_local_user_is_the_default_tenant(home: Path) -> None:
+    token = ensure_local_token()
+    # `langgraph dev` fails a request that blocks its event loop: reading the token must not.
+    with blockbuster_ctx():
+        user = await server_auth.authenticate({b"authorization": f"Bearer {token}".encode()})
+        assert user["identity"] == "default" == RuntimeContext().tenant
+
+
+# --- authorization --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class User:
+    identity: str
+    is_authenticated: bool = True
+    display_name: str = ""
+    permissions: tuple[str, ...] = ()
+
+
+def ctx(resource: Any, action: Any, identity: str = "alice") -> Auth.types.AuthContext:
+    user: Any = User(identity)
+    return Auth.types.AuthContext(permissions=[], user=user, resource=resource, action=action)
+
+
+async def test_creating_stamps_the_caller_as_owner_whatever_was_asked() -> None:
+    value: dict[str, Any] = {"metadata": {"owner": "bob", "topic": "x"}}
+    assert await server_auth.on_threads(ctx("threads", "create"), value) == {"owner": "alice"}
+    assert value["metadata"] == {"owner": "alice", "topic": "x"}
+    bare: dict[str, Any] = {"thread_id": None}
+    await server_auth.on_threads(ctx("threads", "create_run"), bare)
+    assert bare["metadata"] == {"owner": "alice"}
+    cron: dict[str, Any] = {"metadata": None}
+    await server_auth.on_crons(ctx("crons", "create"), cron)
+    assert cron["metadata"] == {"owner": "alice"}
+
+
+@pytest.mark.parametrize("action", ["read", "search", "delete", "update"])
+async def test_every_other_thread_action_sees_only_the_callers_own(action: str) -> None:
+    filters = await server_auth.on_threads(ctx("threads", action), {"metadata": {"a": 1}})
+    assert filters == {"owner": "alice"}
+
+
+async def test_the_owner_never_changes() -> None:
+    for handler, resource in (
+        (server_auth.on_threads, "threads"),
+        (server_auth.on_assistants, "assistants"),
+        (server_auth.on_crons, "crons"),
+    ):
+        with pytest.raises(Auth.exceptions.HTTPException) as refused:
+            await handler(ctx(resource, "update"), {"metadata": {"owner": "bob"}})
+        assert refused.value.status_code == 403
+        same = await handler(ctx(resource, "update"), {"metadata": {"owner": "alice"}})
+        assert same == {"owner": "alice"}
+
+
+async def test_system_assistants_are_shared_for_reading_only() -> None:
+    for action in ("read", "search"):
+        filters: Any = await server_auth.on_assistants(ctx("assistants", action), {})
+        assert filters == {"$or": [{"owner": "alice"}, {"created_by": "system"}]}
+    for action in ("update", "delete"):
+        assert await server_auth.on_assistants(ctx("assistants", action), {}) == {"owner": "alice"}
+    with pytest.raises(Auth.exceptions.HTTPException) as refused:
+        await server_auth.on_assistants(
+            ctx("assistants", "create"), {"metadata": {"created_by": "system"}}
+        )
+    assert refused.value.status_code == 403
+
+
+async def test_store_namespaces_start_with_the_caller() -> None:
+    assert await server_auth.on_store(ctx("store", "put"), {"namespace": ("alice", "notes")})
+    with pytest.raises(Auth.exceptions.HTTPException):
+        await server_auth.on_store(ctx("store", "get"), {"namespace": ("bob", "notes")})
+    with pytest.raises(Auth.exceptions.HTTPException):
+        await server_auth.on_store(ctx("store", "search"), {"namespace": ()})
+    listing: dict[str, Any] = {"namespace": None}
+    assert await server_auth.on_store(ctx("store", "list_namespaces"), listing)
+    assert listing["namespace"] == ("alice",)
+
+
+async def test_unknown_resources_are_refused() -> None:
+    assert await server_auth.deny_unlisted(ctx("runs", "read"), {}) is False
+
+
+# --- the run's tenant ------------------------------------------------------------------------
+
+
+def server_config(user: str | None, thread: str = "t") -> Any:
+    """A run config as LangGraph Server passes it, with the authenticated user when given."""
+    configurable: dict[str, Any] = {"thread_id": thread}
+    if user is not None:
+        configurable["langgraph_auth_user_id"] = user
+    return {"configurable": configurable}
+
+
+def test_the_authenticated_user_wins_over_the_context_tenant() -> None:
+    context = RuntimeContext(tenant="alice")
+    assert authenticated_user(server_config("bob")) == "bob"
+    assert run_tenant(context, server_config("bob")) == "bob"
+    assert run_tenant(context, server_config(None)) == "alice"
+    assert run_tenant(context, server_config("")) == "alice"
+    # Outside a running graph there is no caller: the context decides.
+    assert authenticated_user() is None
+    assert run_tenant(context) == "alice"
+    assert scoped_to_caller(context, server_config("bob")).tenant == "bob"
+    assert scoped_to_caller(context, server_config(None)) is context
+
+
+async def test_a_node_reads_the_caller_from_its_run() -> None:
+    class Seen(TypedDict, total=False):
+        tenant: str
+
+    async def note(state: Seen, runtime: Runtime[RuntimeContext]) -> Seen:
+        return {"tenant": run_tenant(runtime.context)}
+
+    builder = StateGraph(Seen, context_schema=RuntimeContext)
+    builder.add_node("note", note)
+    builder.add_edge(START, "note")
+    graph = builder.compile()
+    spoofed = RuntimeContext(tenant="alice")
+    assert (await graph.ainvoke({}, server_config("bob"), context=spoofed))["tenant"] == "bob"
+    assert (await graph.ainvoke({}, server_config(None), context=spoofed))["tenant"] == "alice"
+
+
+async def test_the_search_subgraph_reads_the_callers_documents() -> None:
+    class Seen(TypedDict, total=False):
+        tenant: str
+
+    async def note(state: Seen, runtime: Runtime[SearchContext]) -> Seen:
+        return {"tenant": search_context(runtime).tenant}
+
+    builder = StateGraph(Seen, context_schema=SearchContext)
+    builder.add_node("note", note)
+    builder.add_edge(START, "note")
+    graph = builder.compile()
+    spoofed = Context(tenant="alice")
+    assert (await graph.ainvoke({}, server_config("bob"), context=spoofed))["tenant"] == "bob"
+    assert (await graph.ainvoke({}, server_config(None), context=spoofed))["tenant"] == "alice"
+
+
+async def test_the_cache_graphs_scope_entries_by_the_caller_not_the_context(
+    embedder: Embedder,
+) -> None:
+    cache = SemanticCache(open_qdrant(":memory:"), embedder)
+    store = build_cache_store_graph(cache=cache)
+    lookup = build_cache_lookup_graph(cache=cache)
+    question = "How do I reverse a list in Python?"
+    analysis = Analysis(
+        question_type="new_topic",
+        should_cache=True,
+        standalone_question=question,
+        intent="learning",
+        language="en",
+    )
+    answer = Answer(
+        text="Use `reversed(xs)` or `xs[::-1]` [1].",
+        citations=[
+            Citation(
+                n=1,
+                evidence_id="e1",
+                title="stdtypes",
+                source="docs",
+                url="https://docs.python.org/3/library/stdtypes.html",
+                locator="https://docs.python.org/3/library/stdtypes.html",
+            )
+        ],
+        grounded=True,
+    )
+    turn: dict[str, Any] = {
+        "messages": [HumanMessage(question)],
+        "question": question,
+        "analysis": analysis,
+    }
+    context = CacheContext(tenant="alice")
+    stored = await store.ainvoke(
+        turn | {"answer": answer}, server_config("alice", "s"), context=context
+    )
+    assert stored["cache_stored"] is True, stored
+    as_bob = await lookup.ainvoke(turn, server_config("bob", "b"), context=context)
+    assert not as_bob["cache_decision"].hit, as_bob["cache_decision"]
+    as_alice = await lookup.ainvoke(turn, server_config("alice", "a"), context=context)
+    assert as_alice["cache_decision"].hit, as_alice["cache_decision"]
+
+    # A "wrong answer" report from bob, even naming alice's entry, never evicts it.
+    entry_id = as_alice["cache_decision"].entry_id
+    feedback = build_feedback_graph(cache=cache)
+    for target in ({"entry_id": entry_id}, {"question": question}):
+        report = await feedback.ainvoke(target, server_config("bob", "f"), context=context)
+        assert report["feedback_evicted"] == 0, target
+    again = await lookup.ainvoke(turn, server_config("alice", "a2"), context=context)
+    assert again["cache_decision"].entry_id == entry_id
+    report = await feedback.ainvoke(
+        {"entry_id": entry_id}, server_config("alice", "f2"), context=context
+    )
+    assert report["feedback_evicted"] == 1
+
+
+# --- the command line ------------------------------------------------------------------------
+
+
+def test_token_prints_the_local_token_and_refuses_with_configured_keys(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    printed = runner.invoke(app, ["token"])
+    assert printed.exit_code == 0, printed.output
+    assert printed.stdout.strip() == (home / "server-token").read_text().strip()
+    assert runner.invoke(app, ["token"]).stdout == printed.stdout
+    monkeypatch.setenv("CODEWEAVER_API_KEYS", f"alice:{ALICE}")
+    refused = runner.invoke(app, ["token"])
+    assert refused.exit_code == 1
+    assert ALICE not in refused.output
+    monkeypatch.setenv("CODEWEAVER_API_KEYS", "alice")
+    assert runner.invoke(app, ["token"]).exit_code == 2
+
+
+def test_serve_says_how_clients_authenticate_without_printing_a_token(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CODEWEAVER_API_KEYS", f"alice:{ALICE},bob:{BOB}")
+    assert "2 identities" in _auth_summary()
+    monkeypatch.delenv("CODEWEAVER_API_KEYS")
+    local = _auth_summary()
+    assert "server-token" in " ".join(local.split())
+    assert ensure_local_token() not in local
+    monkeypatch.setenv("CODEWEAVER_API_KEYS", "bob:short")
+    with pytest.raises(typer.Exit):
+        _auth_summary()

@@ -1,0 +1,222 @@
+"""Tenants through LangGraph Server: tokens, private threads, runs and assistants, and a cache
+that never serves one tenant another's answer.
+
+One `langgraph dev` with two configured keys (alice and bob) serves the module; each test acts
+as one of them through `support.client(server, identity)`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from langgraph_sdk.errors import ConflictError, NotFoundError, PermissionDeniedError
+
+from tests import support
+from tests.support import Server, start_server, stop_server
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
+
+QUESTION = "How do I reverse a list in Python?"
+KEYS = {
+    "alice": f"cw-alice-{secrets.token_urlsafe(24)}",
+    "bob": f"cw-bob-{secrets.token_urlsafe(24)}",
+}
+SYSTEM_GRAPHS = {"codeweaver", "search", "cache_lookup", "cache_store", "cache_feedback"}
+
+
+@pytest.fixture(scope="module")
+def tenants(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server that accepts alice's and bob's tokens and nothing else."""
+    proc, running = start_server(tmp_path_factory.mktemp("auth"), jobs=2, keys=KEYS)
+    try:
+        yield running
+    finally:
+        stop_server(proc)
+
+
+def ask(text: str) -> dict[str, Any]:
+    return {"messages": [{"role": "user", "content": text}]}
+
+
+def test_requests_need_a_valid_token(tenants: Server) -> None:
+    search = f"{tenants.url}/threads/search"
+    missing = httpx.post(search, json={})
+    assert missing.status_code == 401
+    assert "Authorization: Bearer" in missing.json()["detail"]
+    wrong = httpx.post(search, json={}, headers={"Authorization": "Bearer not-a-key-0123456789"})
+    assert wrong.status_code == 401
+    assert wrong.json()["detail"] == "Invalid token."
+    # Another identity's token with a character changed is no token at all.
+    altered = KEYS["alice"][:-1] + ("A" if KEYS["alice"][-1] != "A" else "B")
+    near = httpx.post(search, json={}, headers={"Authorization": f"Bearer {altered}"})
+    assert near.status_code == 401
+    # The Studio scheme is no way around the token (disable_studio_auth).
+    studio = httpx.post(search, json={}, headers={"x-auth-scheme": "langsmith"})
+    assert studio.status_code == 401
+    assert httpx.post(search, json={}, headers={"x-api-key": KEYS["bob"]}).status_code == 200
+    assert httpx.post(search, json={}, headers=tenants.headers_of("alice")).status_code == 200
+    # Health checks stay open: load balancers carry no token.
+    assert httpx.get(f"{tenants.url}/ok").status_code == 200
+
+
+async def test_threads_and_runs_are_invisible_to_other_tenants(tenants: Server) -> None:
+    async with support.client(tenants, "alice") as alice, support.client(tenants, "bob") as bob:
+        thread = await alice.threads.create(metadata={"topic": "private"})
+        thread_id = thread["thread_id"]
+        assert thread["metadata"]["owner"] == "alice"
+        run = await alice.runs.create(thread_id, "cache_feedback", input={})
+        await alice.runs.join(thread_id, run["run_id"])
+
+        with pytest.raises(NotFoundError):
+            await bob.threads.get(thread_id)
+        with pytest.raises(NotFoundError):
+            await bob.threads.get_state(thread_id)
+        with pytest.raises(NotFoundError):
+            await bob.runs.get(thread_id, run["run_id"])
+        with pytest.raises(NotFoundError):
+            await bob.runs.create(thread_id, "cache_feedback", input={})
+        with pytest.raises(NotFoundError):
+            await bob.threads.update(thread_id, metadata={"topic": "taken"})
+        with pytest.raises(NotFoundError):
+            await bob.threads.delete(thread_id)
+        with pytest.raises(NotFoundError):
+            await bob.runs.list(thread_id)
+        assert thread_id not in {t["thread_id"] for t in await bob.threads.search(limit=100)}
+        assert thread_id not in {
+            t["thread_id"] for t in await bob.threads.search(metadata={"owner": "alice"})
+        }
+
+        # Alice still has it all, untouched.
+        kept = await alice.threads.get(thread_id)
+        assert kept["metadata"]["topic"] == "private"
+        assert kept["metadata"]["owner"] == "alice"
+        assert [r["run_id"] for r in await alice.runs.list(thread_id)] == [run["run_id"]]
+        assert thread_id in {t["thread_id"] for t in await alice.threads.search(limit=100)}
+
+        # Claiming someone else as owner neither hands them the thread nor hides it from bob.
+        planted = await bob.threads.create(metadata={"owner": "alice"})
+        assert planted["metadata"]["owner"] == "bob"
+        assert planted["thread_id"] not in {
+            t["thread_id"] for t in await alice.threads.search(limit=100)
+        }
+        with pytest.raises(PermissionDeniedError):
+            await bob.threads.update(planted["thread_id"], metadata={"owner": "alice"})
+
+
+async def test_assistants_are_private_and_the_system_ones_shared(tenants: Server) -> None:
+    async with support.client(tenants, "alice") as alice, support.client(tenants, "bob") as bob:
+        mine = await alice.assistants.create(
+            "cache_feedback", name="alice-feedback", metadata={"team": "a"}
+        )
+        assistant_id = mine["assistant_id"]
+        assert mine["metadata"]["owner"] == "alice"
+        with pytest.raises(NotFoundError):
+            await bob.assistants.get(assistant_id)
+        with pytest.raises(NotFoundError):
+            await bob.assistants.update(assistant_id, name="taken")
+        with pytest.raises(NotFoundError):
+            await bob.assistants.delete(assistant_id)
+        assert assistant_id not in {a["assistant_id"] for a in await bob.assistants.search()}
+        # A run on alice's assistant is refused for bob (his thread, her assistant).
+        thread = await bob.threads.create()
+        with pytest.raises((NotFoundError, ConflictError)):
+            await bob.runs.create(thread["thread_id"], assistant_id, input={})
+
+        # Every graph's system assistant: both may read and run it, nobody may change it.
+        for client in (alice, bob):
+            graphs = {a["graph_id"] for a in await client.assistants.search(limit=50)}
+            assert graphs >= SYSTEM_GRAPHS
+        system = (await bob.assistants.search(graph_id="cache_feedback", limit=10))[0]
+        assert system["metadata"].get("created_by") == "system"
+        result = await bob.runs.wait(None, system["assistant_id"], input={})
+        assert isinstance(result, dict)
+        assert "Nothing to report" in result["feedback_message"]
+        with pytest.raises(NotFoundError):
+            await bob.assistants.update(system["assistant_id"], name="bob's now")
+        with pytest.raises(PermissionDeniedError):
+            await bob.assistants.create(
+                "cache_feedback", name="fake-system", metadata={"created_by": "system"}
+            )
+        assert await alice.assistants.get(assistant_id)
+
+
+async def _ask(client: Any, question: str, **options: Any) -> dict[str, Any]:
+    thread = await client.threads.create()
+    await client.runs.wait(
+        thread["thread_id"], options.pop("assistant", "codeweaver"), input=ask(question), **options
+    )
+    state = await client.threads.get_state(thread["thread_id"])
+    values: dict[str, Any] = state["values"]
+    return values
+
+
+async def test_the_cache_never_crosses_tenants(tenants: Server) -> None:
+    async with support.client(tenants, "alice") as alice, support.client(tenants, "bob") as bob:
+        first = await _ask(alice, QUESTION)
+        assert first["answer"]["citations"], first["answer"]
+        assert first["cache_decision"]["hit"] is False
+        again = await _ask(alice, QUESTION)
+        assert again["cache_decision"]["hit"] is True, again["cache_decision"]
+        assert again["answer"]["from_cache"] is True
+        alice_entry = again["cache_decision"]["entry_id"]
+
+        # Bob names alice as his tenant twice over, in his assistant and in the run: still his.
+        spoofing = await bob.assistants.create(
+            "codeweaver", name="bob-as-alice", context={"tenant": "alice"}
+        )
+        spoofed = await _ask(
+            bob, QUESTION, assistant=spoofing["assistant_id"], context={"tenant": "alice"}
+        )
+        assert spoofed["cache_decision"]["hit"] is False, spoofed["cache_decision"]
+        assert not spoofed["answer"].get("from_cache")
+        own = await _ask(bob, QUESTION)
+        assert own["cache_decision"]["hit"] is True, own["cache_decision"]
+        assert own["cache_decision"]["entry_id"] != alice_entry
+
+        # Bob's "wrong answer" report evicts his entry, never alice's.
+        report = await bob.runs.wait(None, "cache_feedback", input={"entry_id": alice_entry})
+        assert isinstance(report, dict)
+        assert report["feedback_evicted"] == 0
+        assert (await _ask(alice, QUESTION))["cache_decision"]["entry_id"] == alice_entry
+
+
+async def test_tokens_never_reach_logs_state_or_answers(tenants: Server) -> None:
+    """Runs on the module's server after the others: everything they left is grepped."""
+    async with support.client(tenants, "alice") as alice, support.client(tenants, "bob") as bob:
+        await _ask(alice, QUESTION)
+        texts = [tenants.log.read_text(encoding="utf-8", errors="replace")]
+        for client in (alice, bob):
+            for thread in await client.threads.search(limit=100):
+                thread_id = thread["thread_id"]
+                texts.append(repr(thread))
+                texts.append(repr(await client.threads.get_state(thread_id)))
+                texts.append(repr(await client.threads.get_history(thread_id, limit=100)))
+                for run in await client.runs.list(thread_id):
+                    texts.append(repr(run))
+            texts.append(repr(await client.assistants.search(limit=50)))
+    blob = "\n".join(texts)
+    assert "owner" in blob  # the grep saw real threads
+    for identity, token in KEYS.items():
+        assert token not in blob, f"{identity}'s token leaked"
+
+
+async def test_each_user_gets_their_own_example_assistants(tenants: Server) -> None:
+    from codeweaver.assistants import create_example_assistants
+
+    made = {
+        identity: await create_example_assistants(tenants.url, token=token)
+        for identity, token in KEYS.items()
+    }
+    assert {a["metadata"]["owner"] for a in made["alice"]} == {"alice"}
+    assert {a["metadata"]["owner"] for a in made["bob"]} == {"bob"}
+    # Running it again updates alice's own, rather than bob's or a second set.
+    again = await create_example_assistants(tenants.url, token=KEYS["alice"])
+    assert [a["assistant_id"] for a in again] == [a["assistant_id"] for a in made["alice"]]
+    async with support.client(tenants, "bob") as bob:
+        visible = {a["assistant_id"] for a in await bob.assistants.search(limit=100)}
+    assert visible.isdisjoint(a["assistant_id"] for a in made["alice"])
+    assert visible >= {a["assistant_id"] for a in made["bob"]}
