@@ -43,3 +43,16 @@ def test_secrets_are_masked_in_log_lines(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("GITHUB_TOKEN", "ghp_0123456789abcdef")
     line = "GET https://api.example/search?q=x&key=s3cr3tk3y&site=so ghp_0123456789abcdef"
     assert redact(line) == "GET https://api.example/search?q=x&key=***&site=so ***"
+
+
+def test_server_tokens_are_masked_alone_and_with_their_identity(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(
+        "CODEWEAVER_API_KEYS", "alice:alice-token-0123456789, bob:bob-token-abcdefghij"
+    )
+    line = "Authorization: Bearer alice-token-0123456789 keys=bob:bob-token-abcdefghij"
+    masked = redact(line)
+    assert "alice-token" not in masked
+    assert "bob-token" not in masked
+    assert masked.startswith("Authorization: Bearer ***")

@@ -299,7 +299,9 @@ class ChatServer:
                     input={"messages": [{"role": "user", "content": question}]},
                     stream_mode=STREAM_MODES,
                     stream_subgraphs=True,
-                    multitask_strategy="reject",
+                    # A second question on a busy thread (another tab, a double submit) waits
+                    # for the first and then sees its answer in the history.
+                    multitask_strategy="enqueue",
                 ):
                     view.apply(part.event, part.data)
                     yield view

@@ -14,6 +14,7 @@ SECRET_ENV_VARS = (
     "STACKEXCHANGE_KEY",
     "LANGSMITH_API_KEY",
     "CODEWEAVER_API_KEYS",
+    "CODEWEAVER_TOKEN",
 )
 _SECRET_PARAM = re.compile(
     r"(?i)\b(key|api_key|apikey|access_token|token|client_secret)=([^&\s'\"]+)"
@@ -24,10 +25,25 @@ def redact(text: str) -> str:
     """The text with secret query parameters and the configured keys' values masked."""
     masked = _SECRET_PARAM.sub(r"\1=***", text)
     for name in SECRET_ENV_VARS:
-        for value in os.environ.get(name, "").split(","):
-            if len(value.strip()) >= 8:
-                masked = masked.replace(value.strip(), "***")
+        for value in _secret_values(os.environ.get(name, "")):
+            masked = masked.replace(value, "***")
     return masked
+
+
+def _secret_values(setting: str) -> list[str]:
+    """The values of a setting worth masking, longest first.
+
+    Each comma-separated entry, and the token of an `identity:token` entry on its own (it
+    travels alone in an Authorization header).
+    """
+    values: list[str] = []
+    for entry in setting.split(","):
+        entry = entry.strip()
+        values.append(entry)
+        if ":" in entry:
+            values.append(entry.split(":", 1)[1].strip())
+    # Longest first, so a whole entry is masked before its token part.
+    return sorted((v for v in values if len(v) >= 8), key=len, reverse=True)
 
 
 class RedactSecrets(logging.Filter):
