@@ -46,11 +46,12 @@ def plan_of(*questions: str) -> Plan:
 
 
 async def test_two_questions_run_in_parallel_and_write_back_only_answers() -> None:
-    graph = build_multi_question_graph(worker=build_worker(0.3))
+    # One after the other would take 3 s; the bound leaves room for a busy machine.
+    graph = build_multi_question_graph(worker=build_worker(1.5))
     started = time.perf_counter()
     out = await graph.ainvoke({"plan": plan_of("What is a list?", "What is a dict?")})
     elapsed = time.perf_counter() - started
-    assert elapsed < 0.55, f"workers ran one after the other ({elapsed:.2f}s)"
+    assert elapsed < 2.4, f"workers ran one after the other ({elapsed:.2f}s)"
     assert set(out) == {"multi_answers"}
     assert sorted(qa.index for qa in out["multi_answers"]) == [0, 1]
     assert {qa.answer.text for qa in out["multi_answers"]} == {

@@ -79,17 +79,18 @@ async def test_a_spent_budget_skips_further_rounds(embedder: HashEmbedder) -> No
 
 
 async def test_slow_sources_use_up_the_budget_mid_loop(embedder: HashEmbedder) -> None:
-    fakes = sources(latency_s=0.3)
+    fakes = sources(latency_s=1.0)
     graph = build_search_graph(models=StaticChatModels(None), sources=fakes, embedder=embedder)
     started = time.perf_counter()
     out = await graph.ainvoke(
-        {"question": QUESTION, "search_deadline": time.time() + 0.45},
+        {"question": QUESTION, "search_deadline": time.time() + 1.6},
         context=ctx(search_max_iterations=5, search_sufficiency_threshold=1.01),
     )
-    # Round 1 ends at ~0.3 s (budget left), round 2 at ~0.6 s (spent): no third round.
+    # Round 1 ends at ~1 s (budget left), round 2 at ~2 s (spent): no third round. The
+    # margins (0.6 s and 0.4 s) hold on a busy machine.
     assert out["search_iteration"] == 2
     assert out["search_out_of_time"] is True
-    assert time.perf_counter() - started < 1.5
+    assert time.perf_counter() - started < 10
 
 
 async def test_no_deadline_means_no_budget(embedder: HashEmbedder) -> None:
