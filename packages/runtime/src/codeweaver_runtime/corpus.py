@@ -19,6 +19,7 @@ Tenants share one collection; every point carries its tenant and every read filt
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import re
 import time
@@ -157,8 +158,17 @@ def evidence_title(title: str, section: str | None) -> str:
     return f"{title} — {section}" if section else title
 
 
+SHARED_TENANT = "_shared"
+"""Whose documents every tenant reads as well as its own: the bundled Python reference, stored
+once rather than once per tenant. No caller can be it (identities never start with "_")."""
+
+
 class DocumentCorpus:
-    """One tenant's view of the local document collection."""
+    """One tenant's view of the local document collection.
+
+    Writes and listings touch the tenant's own documents only; searches read its own and the
+    shared ones (`SHARED_TENANT`).
+    """
 
     def __init__(
         self,
@@ -181,7 +191,8 @@ class DocumentCorpus:
             client: Async Qdrant client (embedded or server).
             embedder: Computes the dense vectors; its `dimension` sizes the collection.
             collection: Collection name, created on first write.
-            tenant: Whose documents these are; reads and writes never cross tenants.
+            tenant: Whose documents these are; no tenant reads or writes another's (the shared
+                reference documents excepted, which every tenant reads).
             max_chars: Chunk size used when ingesting.
             overlap_chars: Overlap of consecutive chunks when ingesting.
             candidates: How deep each of the two rankings is read before fusion.
@@ -232,6 +243,14 @@ class DocumentCorpus:
     def _tenant_filter(self, *conditions: models.Condition) -> models.Filter:
         tenant = models.FieldCondition(key="tenant", match=models.MatchValue(value=self.tenant))
         return models.Filter(must=[tenant, *conditions])
+
+    def _readable_tenants(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((self.tenant, SHARED_TENANT)))
+
+    def _readable_filter(self) -> models.Filter:
+        """What a search may see: this tenant's documents and the shared ones."""
+        readable = models.MatchAny(any=list(self._readable_tenants()))
+        return models.Filter(must=[models.FieldCondition(key="tenant", match=readable)])
 
     def _is_embedded(self) -> bool:
         options = self._client.init_options
@@ -284,8 +303,9 @@ class DocumentCorpus:
                 )
         self._ready = True
 
-    def _point_id(self, doc_id: str, chunk_index: int) -> str:
-        digest = hashlib.sha256(f"{self.tenant}\x1f{doc_id}\x1f{chunk_index}".encode()).digest()
+    def _point_id(self, doc_id: str, chunk_index: int, tenant: str | None = None) -> str:
+        owner = self.tenant if tenant is None else tenant
+        digest = hashlib.sha256(f"{owner}\x1f{doc_id}\x1f{chunk_index}".encode()).digest()
         return str(uuid.UUID(bytes=digest[:16]))
 
     # --- reads --------------------------------------------------------------------------------
@@ -496,7 +516,7 @@ class DocumentCorpus:
         """
         if not query.strip() or k <= 0 or not await self._exists():
             return []
-        tenant = self._tenant_filter()
+        tenant = self._readable_filter()
         vector = (await self._embedder.embed([query]))[0]
         expanded = await self._with_feedback(vector, tenant)
         depth = max(self._candidates, k * 4)
@@ -586,8 +606,10 @@ class DocumentCorpus:
             if not isinstance(meta, LocalMeta):
                 continue
             for index in (meta.chunk_index - 1, meta.chunk_index + 1):
-                if index >= 0:
-                    wanted.setdefault(self._point_id(meta.doc_id, index), hit)
+                if index < 0:
+                    continue
+                for owner in self._readable_tenants():
+                    wanted.setdefault(self._point_id(meta.doc_id, index, owner), hit)
         if not wanted:
             return []
         points = await self._client.retrieve(
@@ -601,7 +623,8 @@ class DocumentCorpus:
                 continue
             payload = dict(point.payload or {})
             same_place = (
-                payload.get("tenant") == self.tenant
+                payload.get("tenant") in self._readable_tenants()
+                and payload.get("doc_id") == hit.meta.doc_id
                 and payload.get("section") == hit.meta.section
                 and payload.get("page") == hit.meta.page
             )
@@ -616,15 +639,30 @@ class DocumentCorpus:
     # --- seeding ------------------------------------------------------------------------------
 
     async def ensure_seeded(self) -> int:
-        """Fill an empty corpus with the Python language reference every install carries.
+        """Make sure the Python language reference every install carries is searchable.
+
+        It is stored once for all tenants (`SHARED_TENANT`). A tenant's own copy, which earlier
+        versions seeded per tenant, is removed so that results do not repeat.
 
         Returns:
-            Chunks added; 0 when this tenant already has documents.
+            Chunks added; 0 when the shared reference was already there.
         """
-        if await self.count() > 0:
+        reference = python_reference_documents()
+        if self.tenant != SHARED_TENANT:
+            await self.remove({doc.doc_id for doc in reference})
+        shared = self._as_tenant(SHARED_TENANT)
+        if await shared.count() > 0:
             return 0
-        report = await self.ingest(python_reference_documents())
+        report = await shared.ingest(reference)
         return report.chunks_added
+
+    def _as_tenant(self, tenant: str) -> DocumentCorpus:
+        """The same collection and settings, seen as another tenant."""
+        if tenant == self.tenant:
+            return self
+        other = copy.copy(self)
+        other.tenant = tenant
+        return other
 
 
 def python_reference_documents() -> list[SourceDocument]:
