@@ -30,7 +30,8 @@ __all__ = [
     "is_retryable",
 ]
 
-_DEFAULTS: dict[tuple[str, ...], dict[SourceName, Source]] = {}
+_WEB: dict[str, dict[SourceName, Source]] = {}
+_LOCAL: dict[tuple[str, ...], Source] = {}
 _LOCK = threading.Lock()
 
 
@@ -44,24 +45,24 @@ def _corpus_factory(context: SearchContext) -> Callable[[], Corpus]:
 
 
 def default_sources(context: SearchContext) -> Mapping[SourceName, Source]:
-    """The real sources for a run context, one set per process and settings.
+    """The real sources for a run context, shared by the runs of a process.
 
     They are shared because they hold state that must outlive a run: circuit breakers, the
-    GitHub rate limiter, Stack Exchange backoff and quota, the seeded corpus.
+    GitHub rate limiter, Stack Exchange backoff and quota, the seeded corpus. The web sources
+    are one set per process (the APIs count quotas per key and address, not per CodeWeaver
+    user); the local corpus is one per tenant, since each reads its own documents.
     """
-    key = (
-        context.qdrant_location(),
-        context.embedding_model,
-        context.tenant,
-        f"{context.search_source_timeout_s:g}",
-    )
+    timeout = context.search_source_timeout_s
+    local_key = (context.qdrant_location(), context.embedding_model, context.tenant)
     with _LOCK:
-        if key not in _DEFAULTS:
-            timeout = context.search_source_timeout_s
-            _DEFAULTS[key] = {
+        web = _WEB.get(f"{timeout:g}")
+        if web is None:
+            web = _WEB[f"{timeout:g}"] = {
                 "stackoverflow": StackOverflowSource(timeout_s=timeout),
                 "github": GitHubCodeSource(timeout_s=timeout),
                 "docs": TavilyDocsSource(timeout_s=timeout),
-                "local": LocalCorpusSource(_corpus_factory(context)),
             }
-        return _DEFAULTS[key]
+        local = _LOCAL.get(local_key)
+        if local is None:
+            local = _LOCAL[local_key] = LocalCorpusSource(_corpus_factory(context))
+        return {**web, "local": local}
