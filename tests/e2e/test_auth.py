@@ -220,3 +220,74 @@ async def test_each_user_gets_their_own_example_assistants(tenants: Server) -> N
         visible = {a["assistant_id"] for a in await bob.assistants.search(limit=100)}
     assert visible.isdisjoint(a["assistant_id"] for a in made["alice"])
     assert visible >= {a["assistant_id"] for a in made["bob"]}
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [
+        ("qdrant_path", "/srv/anywhere"),
+        ("qdrant_url", "http://127.0.0.1:9999"),
+        ("embedding_model", "/etc"),
+        ("cache_collection", "elsewhere"),
+    ],
+)
+def test_operator_settings_from_a_client_are_refused(
+    tenants: Server, tmp_path, setting: str, value: str
+) -> None:
+    """A client naming a folder, an address or a model file gets 403, and nothing is touched."""
+    if setting == "qdrant_path":
+        value = str(tmp_path / "planted")
+    headers = tenants.headers_of("alice")
+    run = httpx.post(
+        f"{tenants.url}/runs/wait",
+        json={"assistant_id": "codeweaver", "input": ask(QUESTION), "context": {setting: value}},
+        headers=headers,
+        timeout=60,
+    )
+    assert run.status_code == 403, run.text
+    assert setting in run.json()["detail"] and "operator" in run.json()["detail"]
+    assistant = httpx.post(
+        f"{tenants.url}/assistants",
+        json={"graph_id": "codeweaver", "context": {setting: value}},
+        headers=headers,
+        timeout=30,
+    )
+    assert assistant.status_code == 403, assistant.text
+    configured = httpx.post(
+        f"{tenants.url}/assistants",
+        json={"graph_id": "codeweaver", "config": {"configurable": {setting: value}}},
+        headers=headers,
+        timeout=30,
+    )
+    assert configured.status_code == 403, configured.text
+    assert not (tmp_path / "planted").exists()
+
+
+def test_meaningless_run_settings_are_refused_before_the_run(tenants: Server) -> None:
+    headers = tenants.headers_of("bob")
+    for context, field_name in [
+        ({"search_max_iterations": "lots"}, "search_max_iterations"),
+        ({"search_sources": ["bing"]}, "search_sources"),
+        ({"run_budget_s": "soon"}, "run_budget_s"),
+    ]:
+        response = httpx.post(
+            f"{tenants.url}/runs/wait",
+            json={"assistant_id": "codeweaver", "input": ask(QUESTION), "context": context},
+            headers=headers,
+            timeout=60,
+        )
+        assert response.status_code == 422, response.text
+        assert field_name in response.json()["detail"]
+    # A plain meaning is taken: "no" turns the cache off, and the run answers.
+    answered = httpx.post(
+        f"{tenants.url}/runs/wait",
+        json={
+            "assistant_id": "codeweaver",
+            "input": ask(QUESTION),
+            "context": {"cache_enabled": "no", "search_max_iterations": "1"},
+        },
+        headers=headers,
+        timeout=300,
+    )
+    assert answered.status_code == 200, answered.text
+    assert answered.json()["messages"][-1]["type"] == "ai"

@@ -19,6 +19,10 @@ may change them. Store items live under a namespace whose first part is the call
 
 The caller's identity also scopes the answer cache and the local corpus: the graphs read it
 from the run config (`codeweaver_runtime.tenancy`), never from client-supplied context.
+
+Run settings are checked when a run, an assistant or a cron is created or changed: the
+operator's settings (store path and URL, embedding model, collection) are refused with 403 and
+values no field accepts with 422, before anything runs (`check_run_settings`).
 """
 
 from __future__ import annotations
@@ -29,13 +33,14 @@ import os
 import re
 import secrets
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, cast
 
 from langgraph_sdk import Auth
 
-from codeweaver_runtime import default_data_dir
+from codeweaver.context import Context
+from codeweaver_runtime import OPERATOR_SETTINGS, ContextError, default_data_dir
 
 KEYS_ENV = "CODEWEAVER_API_KEYS"
 KEYS_FILE_ENV = "CODEWEAVER_API_KEYS_FILE"
@@ -277,6 +282,47 @@ def _refuse_foreign_owner(ctx: Auth.types.AuthContext, value: Any) -> None:
         )
 
 
+def _settings_in(container: Any) -> list[Mapping[str, Any]]:
+    """The run settings a payload carries: its `context` and its `config.configurable`."""
+    if not isinstance(container, Mapping):
+        return []
+    found: list[Mapping[str, Any]] = []
+    context = container.get("context")
+    if isinstance(context, Mapping):
+        found.append(context)
+    config = container.get("config")
+    configurable = config.get("configurable") if isinstance(config, Mapping) else None
+    if isinstance(configurable, Mapping):
+        found.append(configurable)
+    return found
+
+
+def check_run_settings(container: Any) -> None:
+    """Refuse run settings a client may not give: the operator's, and values that mean nothing.
+
+    A run's or an assistant's context is written by the client; settings that reach a file, a
+    process or a network address (`OPERATOR_SETTINGS`) belong to whoever runs the server, and
+    every other value must be one its field accepts (`codeweaver.context.Context`).
+
+    Raises:
+        Auth.exceptions.HTTPException: 403 naming the operator settings; 422 naming the field
+            whose value cannot be used.
+    """
+    known = {spec.name for spec in fields(Context)}
+    for settings in _settings_in(container):
+        operator = sorted(OPERATOR_SETTINGS & settings.keys())
+        if operator:
+            raise Auth.exceptions.HTTPException(
+                status_code=403,
+                detail=f"{', '.join(operator)}: set by the server's operator (its environment), "
+                "never by a client's run or assistant context. Leave them out.",
+            )
+        try:
+            Context(**{name: value for name, value in settings.items() if name in known})
+        except ContextError as exc:
+            raise Auth.exceptions.HTTPException(status_code=422, detail=str(exc)) from None
+
+
 def _owned(ctx: Auth.types.AuthContext, value: Any) -> Filter:
     """Stamp on create, keep the owner on change, and see only one's own in every case."""
     if ctx.action in CREATES:
@@ -299,12 +345,16 @@ async def on_threads(ctx: Auth.types.AuthContext, value: Any) -> Filter:
     A run (`create_run`) goes only on the caller's own thread; a thread-less run gets a fresh
     thread the caller owns.
     """
+    if ctx.action == "create_run":
+        check_run_settings(value.get("kwargs"))
     return _owned(ctx, value)
 
 
 @auth.on.crons
 async def on_crons(ctx: Auth.types.AuthContext, value: Any) -> Filter:
     """Scheduled runs: the caller's own only, like the runs they start."""
+    if ctx.action in ("create", "update"):
+        check_run_settings(value.get("payload"))
     return _owned(ctx, value)
 
 
@@ -319,6 +369,8 @@ async def on_assistants(ctx: Auth.types.AuthContext, value: Any) -> Filter:
         # The SDK's FilterType does not spell out `$or`; the server supports it.
         shared: Any = {"$or": [_own(ctx), {"created_by": SYSTEM_CREATOR}]}
         return cast(Filter, shared)
+    if ctx.action in ("create", "update"):
+        check_run_settings(value)
     return _owned(ctx, value)
 
 
@@ -344,6 +396,7 @@ __all__ = [
     "ApiKey",
     "KeyConfigError",
     "auth",
+    "check_run_settings",
     "client_headers",
     "client_token",
     "configured_keys",

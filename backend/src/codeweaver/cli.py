@@ -109,8 +109,6 @@ async def run_question(
     from codeweaver_runtime import ModelCallCounter, close_qdrant_clients
 
     context = replace(Context(), **context_overrides)
-    if not context.qdrant_url and not context.qdrant_path:
-        context = replace(context, qdrant_path=str(data_dir / "qdrant"))
     counter = ModelCallCounter()
     started = time.perf_counter()
     nodes: list[str] = []
@@ -165,9 +163,18 @@ async def run_question(
 
 
 def _resolve_data_dir(data_dir: Path | None) -> Path:
+    """The data directory; one given on the command line becomes this process's setting.
+
+    The CLI is the operator of its own process: the graphs read where data lives from the
+    operator's environment (`codeweaver_runtime.infrastructure`), never from the run context.
+    """
     from codeweaver_runtime import default_data_dir
 
-    return (data_dir or default_data_dir()).expanduser()
+    if data_dir is None:
+        return default_data_dir()
+    directory = data_dir.expanduser().resolve()
+    os.environ["CODEWEAVER_HOME"] = str(directory)
+    return directory
 
 
 def _sources_table(citations: list[dict[str, Any]]) -> Table:
@@ -310,18 +317,17 @@ async def _ingest(
     from codeweaver.ingest import MANIFEST, Manifest, ingest_paths, resolve_paths
     from codeweaver_runtime import (
         DocumentCorpus,
-        RuntimeContext,
         close_qdrant_clients,
         get_embedder,
         get_qdrant,
+        infrastructure,
     )
 
-    context = RuntimeContext(tenant=tenant)
-    location = context.qdrant_url or context.qdrant_path or str(directory / "qdrant")
+    infra = infrastructure()
     manifest = Manifest(directory / MANIFEST, tenant)
     roots = resolve_paths(paths, manifest)
     corpus = DocumentCorpus(
-        get_qdrant(location), get_embedder(context.embedding_model), tenant=tenant
+        get_qdrant(infra.qdrant_location()), get_embedder(infra.embedding_model), tenant=tenant
     )
     try:
         if seed:

@@ -25,24 +25,33 @@ class Context(SearchContext, CacheContext):
     answer_max_regenerations: int = field(
         default=1,
         metadata={
+            "bounds": (0, MAX_REGENERATIONS),
             "description": "How often an ungrounded answer is rewritten before delivery (at "
-            "most 3)."
+            "most 3).",
         },
     )
     answer_language: str = field(
         default="",
-        metadata={"description": "ISO 639-1 code to answer in; empty answers in the question's."},
+        metadata={
+            "pattern": "([a-z]{2,3})?",
+            "pattern_help": "an ISO 639-1 code such as en or ko, or empty",
+            "description": "ISO 639-1 code to answer in; empty answers in the question's.",
+        },
     )
     max_question_chars: int = field(
         default=12_000,
-        metadata={"description": "Longer input is cut to this many characters, with a notice."},
+        metadata={
+            "bounds": (200, 1_000_000),
+            "description": "Longer input is cut to this many characters, with a notice.",
+        },
     )
     run_budget_s: float = field(
         default=120.0,
         metadata={
+            "bounds": (0.0, 24 * 3600.0),
             "description": "Seconds a run may take before optional work (further search rounds, "
             "answer rewrites) is skipped and the answer is written from what was found, with a "
-            "notice. 0 or less: no budget."
+            "notice. 0: no budget.",
         },
     )
 

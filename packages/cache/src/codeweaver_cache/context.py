@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from codeweaver_cache.store import DEFAULT_COLLECTION, DEFAULT_CORPUS_VERSION, HitRule
+from codeweaver_cache.store import DEFAULT_CORPUS_VERSION, HitRule
 from codeweaver_runtime import RuntimeContext
 
 _RULE = HitRule()
@@ -25,40 +25,48 @@ class CacheContext(RuntimeContext):
     cache_ttl_s: float = field(
         default=7 * 24 * 3600.0,
         metadata={
+            "bounds": (0.0, 365 * 24 * 3600.0),
             "description": "Lifetime of a cached answer in seconds, fixed when it is stored "
-            "(hits do not extend it)."
+            "(hits do not extend it).",
         },
     )
     cache_top_k: int = field(
         default=_RULE.top_k,
-        metadata={"description": "Candidates fetched by embedding similarity per lookup."},
+        metadata={
+            "bounds": (1, 50),
+            "description": "Candidates fetched by embedding similarity per lookup.",
+        },
     )
     cache_min_similarity: float = field(
         default=_RULE.min_similarity,
         metadata={
+            "bounds": (0.0, 1.0),
             "description": "Minimum cosine similarity of the key questions (calibrated by "
-            "scripts/calibrate_cache.py)."
+            "scripts/calibrate_cache.py).",
         },
     )
     cache_min_query_coverage: float = field(
         default=_RULE.min_query_coverage,
         metadata={
+            "bounds": (0.0, 1.0),
             "description": "Minimum share of the query's content words the cached question "
-            "must contain (calibrated)."
+            "must contain (calibrated).",
         },
     )
     cache_min_cached_coverage: float = field(
         default=_RULE.min_cached_coverage,
         metadata={
+            "bounds": (0.0, 1.0),
             "description": "Minimum share of the cached question's content words the query "
-            "must contain (calibrated)."
+            "must contain (calibrated).",
         },
     )
     cache_min_margin: float = field(
         default=_RULE.min_margin,
         metadata={
+            "bounds": (0.0, 1.0),
             "description": "How far the best candidate's similarity must lead the next "
-            "candidate with a different answer (calibrated)."
+            "candidate with a different answer (calibrated).",
         },
     )
     cache_verifier_model: str = field(
@@ -71,8 +79,9 @@ class CacheContext(RuntimeContext):
     cache_timeout_s: float = field(
         default=2.0,
         metadata={
+            "bounds": (0.1, 60.0),
             "description": "Bound on one cache search or store (embedding and Qdrant); a "
-            "slower cache counts as a miss."
+            "slower cache counts as a miss.",
         },
     )
     cache_corpus_version: str = field(
@@ -81,10 +90,6 @@ class CacheContext(RuntimeContext):
             "description": "Version of the corpus answers were drawn from; entries of other "
             "versions are invisible."
         },
-    )
-    cache_collection: str = field(
-        default=DEFAULT_COLLECTION,
-        metadata={"description": "Qdrant collection of cached answers."},
     )
 
     def cache_rule(self) -> HitRule:

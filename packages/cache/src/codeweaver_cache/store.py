@@ -28,6 +28,8 @@ from qdrant_client import AsyncQdrantClient, models
 
 from codeweaver_cache.guards import Comparison, compare
 from codeweaver_runtime import Embedder, EmbeddingError, get_embedder, get_qdrant
+from codeweaver_runtime.infrastructure import DEFAULT_CACHE_COLLECTION, Infrastructure
+from codeweaver_runtime.infrastructure import infrastructure as operator_infrastructure
 from codeweaver_schema import Analysis, Answer, CacheDecision, ErrorKind, stable_id
 
 if TYPE_CHECKING:
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 Clock = Callable[[], float]
 
-DEFAULT_COLLECTION = "codeweaver_cache"
+DEFAULT_COLLECTION = DEFAULT_CACHE_COLLECTION
 DEFAULT_CORPUS_VERSION = "1"
 
 _ENTRY: Literal["entry"] = "entry"
@@ -288,15 +290,24 @@ class SemanticCache:
         self._indexes: dict[CacheScope, _ScopeIndex] = {}
 
     @classmethod
-    def from_context(cls, context: CacheContext) -> SemanticCache:
-        """The process-wide cache for a run context's Qdrant location and embedding model."""
-        key = (context.qdrant_location(), context.embedding_model, context.cache_collection)
+    def from_context(
+        cls, context: CacheContext, infrastructure: Infrastructure | None = None
+    ) -> SemanticCache:
+        """The process-wide cache of the operator's store and embedding model.
+
+        Args:
+            context: The run's settings (the timeout).
+            infrastructure: Where the store is and which model embeds; default: the operator's
+                settings from the environment, never the run context.
+        """
+        infra = infrastructure or operator_infrastructure()
+        key = (infra.qdrant_location(), infra.embedding_model, infra.cache_collection)
         cache = _CACHES.get(key)
         if cache is None:
             cache = cls(
-                get_qdrant(context.qdrant_location()),
-                get_embedder(context.embedding_model),
-                collection=context.cache_collection,
+                get_qdrant(infra.qdrant_location()),
+                get_embedder(infra.embedding_model),
+                collection=infra.cache_collection,
                 timeout_s=context.cache_timeout_s,
             )
             _CACHES[key] = cache

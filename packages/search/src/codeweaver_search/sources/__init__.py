@@ -7,8 +7,10 @@ from collections.abc import Callable, Mapping
 
 from codeweaver_runtime import get_embedder, get_qdrant
 from codeweaver_runtime.corpus import DocumentCorpus
+from codeweaver_runtime.infrastructure import Infrastructure
+from codeweaver_runtime.infrastructure import infrastructure as operator_infrastructure
 from codeweaver_schema import SourceName
-from codeweaver_search.context import SearchContext
+from codeweaver_search.context import MAX_SOURCE_TIMEOUT_S, SearchContext
 from codeweaver_search.sources.base import NeedsWarmUp, RateLimited, Source
 from codeweaver_search.sources.docs import TavilyDocsSource
 from codeweaver_search.sources.errors import SourceError, is_retryable
@@ -30,13 +32,13 @@ __all__ = [
     "is_retryable",
 ]
 
-_WEB: dict[str, dict[SourceName, Source]] = {}
+_WEB: dict[SourceName, Source] = {}
 _LOCAL: dict[tuple[str, ...], Source] = {}
 _LOCK = threading.Lock()
 
 
-def _corpus_factory(context: SearchContext) -> Callable[[], Corpus]:
-    location, model, tenant = context.qdrant_location(), context.embedding_model, context.tenant
+def _corpus_factory(infra: Infrastructure, tenant: str) -> Callable[[], Corpus]:
+    location, model = infra.qdrant_location(), infra.embedding_model
 
     def open_corpus() -> Corpus:
         return DocumentCorpus(get_qdrant(location), get_embedder(model), tenant=tenant)
@@ -44,25 +46,31 @@ def _corpus_factory(context: SearchContext) -> Callable[[], Corpus]:
     return open_corpus
 
 
-def default_sources(context: SearchContext) -> Mapping[SourceName, Source]:
+def default_sources(
+    context: SearchContext, infrastructure: Infrastructure | None = None
+) -> Mapping[SourceName, Source]:
     """The real sources for a run context, shared by the runs of a process.
 
     They are shared because they hold state that must outlive a run: circuit breakers, the
     GitHub rate limiter, Stack Exchange backoff and quota, the seeded corpus. The web sources
     are one set per process (the APIs count quotas per key and address, not per CodeWeaver
-    user); the local corpus is one per tenant, since each reads its own documents.
+    user), built with the longest timeout a run may ask for: each search is bounded by its
+    run's own `search_source_timeout_s`. The local corpus is one per tenant, since each reads
+    its own documents, in the store the operator set (`infrastructure`, default: from the
+    environment).
     """
-    timeout = context.search_source_timeout_s
-    local_key = (context.qdrant_location(), context.embedding_model, context.tenant)
+    infra = infrastructure or operator_infrastructure()
+    local_key = (infra.qdrant_location(), infra.embedding_model, context.tenant)
     with _LOCK:
-        web = _WEB.get(f"{timeout:g}")
-        if web is None:
-            web = _WEB[f"{timeout:g}"] = {
-                "stackoverflow": StackOverflowSource(timeout_s=timeout),
-                "github": GitHubCodeSource(timeout_s=timeout),
-                "docs": TavilyDocsSource(timeout_s=timeout),
-            }
+        if not _WEB:
+            _WEB.update(
+                {
+                    "stackoverflow": StackOverflowSource(timeout_s=MAX_SOURCE_TIMEOUT_S),
+                    "github": GitHubCodeSource(timeout_s=MAX_SOURCE_TIMEOUT_S),
+                    "docs": TavilyDocsSource(timeout_s=MAX_SOURCE_TIMEOUT_S),
+                }
+            )
         local = _LOCAL.get(local_key)
         if local is None:
-            local = _LOCAL[local_key] = LocalCorpusSource(_corpus_factory(context))
-        return {**web, "local": local}
+            local = _LOCAL[local_key] = LocalCorpusSource(_corpus_factory(infra, context.tenant))
+        return {**_WEB, "local": local}

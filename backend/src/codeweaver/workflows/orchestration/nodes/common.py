@@ -5,7 +5,7 @@ from __future__ import annotations
 from langchain_core.messages import AnyMessage, BaseMessage, HumanMessage
 
 from codeweaver.context import Context
-from codeweaver_runtime import Embedder, get_embedder
+from codeweaver_runtime import Embedder, get_embedder, infrastructure
 from codeweaver_schema import ErrorKind, ErrorRecord
 
 
@@ -48,5 +48,5 @@ class Collaborators:
         self._embedder = embedder
 
     def embedder(self, context: Context) -> Embedder:
-        """The injected embedder, or the process-wide one the context names."""
-        return self._embedder or get_embedder(context.embedding_model)
+        """The injected embedder, or the process-wide one of the operator's model."""
+        return self._embedder or get_embedder(infrastructure().embedding_model)

@@ -1,0 +1,90 @@
+"""Run settings a client sends: the main graph's context is checked field by field, and the
+server refuses the operator's settings and meaningless values before anything runs."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from langgraph_sdk import Auth
+
+from codeweaver.auth import check_run_settings
+from codeweaver.context import MAX_REGENERATIONS, Context
+from codeweaver_runtime import ContextError
+from codeweaver_search import MAX_ROUNDS
+
+_ANY = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**15), max_value=10**15),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=40),
+    st.sampled_from(["3", "0.5", "-1", "yes", "no", "true", "local,docs", "bing", "lots", ""]),
+    st.lists(st.sampled_from(["local", "docs", "github", "stackoverflow", "bing", ""])),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(st.sampled_from([f.name for f in fields(Context)]), _ANY, max_size=6))
+def test_every_context_is_sane_or_refused_clearly(values: dict[str, Any]) -> None:
+    try:
+        context = Context(**values)
+    except ContextError as exc:
+        assert str(exc).startswith("run context: ")
+        return
+    assert isinstance(context.cache_enabled, bool)
+    assert isinstance(context.search_intent_policy, bool)
+    assert 1 <= context.search_max_iterations <= MAX_ROUNDS
+    assert 0 <= context.answer_max_regenerations <= MAX_REGENERATIONS
+    assert 0.5 <= context.search_source_timeout_s <= 120
+    assert 0.1 <= context.cache_timeout_s <= 60
+    assert context.max_question_chars >= 200
+    assert context.run_budget_s >= 0
+    assert 1 <= context.search_top_k <= 50
+    assert set(context.search_sources) <= {"stackoverflow", "github", "docs", "local"}
+    assert context.answer_language == "" or context.answer_language.isalpha()
+
+
+def test_what_the_reliability_probe_sent_is_now_coerced_or_refused() -> None:
+    with pytest.raises(ContextError, match="search_max_iterations must be an integer"):
+        Context(search_max_iterations="lots")  # type: ignore[arg-type]
+    with pytest.raises(ContextError, match=r"unknown value\(s\) 'bing'"):
+        Context(search_sources=["bing"])  # type: ignore[list-item]
+    with pytest.raises(ContextError, match="run_budget_s must be a number"):
+        Context(run_budget_s="soon")  # type: ignore[arg-type]
+    assert Context(cache_enabled="no").cache_enabled is False  # type: ignore[arg-type]
+    assert Context(search_source_timeout_s=-3).search_source_timeout_s == 0.5
+    assert Context(max_question_chars=0).max_question_chars == 200
+    assert Context(run_budget_s=-1).run_budget_s == 0.0  # no budget, as documented
+
+
+@pytest.mark.parametrize(
+    "name", ["qdrant_path", "qdrant_url", "embedding_model", "cache_collection", "data_dir"]
+)
+@pytest.mark.parametrize("where", ["context", "configurable"])
+def test_operator_settings_are_refused_with_403(name: str, where: str) -> None:
+    settings = {name: "/srv/anywhere"}
+    payload = {"context": settings} if where == "context" else {"config": {"configurable": settings}}
+    with pytest.raises(Auth.exceptions.HTTPException) as refused:
+        check_run_settings(payload)
+    assert refused.value.status_code == 403
+    assert name in str(refused.value.detail)
+    assert "operator" in str(refused.value.detail)
+
+
+def test_meaningless_values_are_refused_with_422_and_good_ones_pass() -> None:
+    with pytest.raises(Auth.exceptions.HTTPException) as refused:
+        check_run_settings({"context": {"search_sources": ["bing"]}})
+    assert refused.value.status_code == 422
+    assert "bing" in str(refused.value.detail)
+    # The server's own keys in configurable (thread ids, the caller) are not run settings.
+    check_run_settings(
+        {
+            "context": {"search_sources": ["local"], "cache_enabled": "false"},
+            "config": {"configurable": {"thread_id": "t", "langgraph_auth_user_id": "alice"}},
+        }
+    )
+    check_run_settings(None)
