@@ -62,9 +62,9 @@ class SearchContext(RuntimeContext):
     search_sufficiency_threshold: float = field(
         default=0.6,
         metadata={
-            "bounds": (0.0, 1.0),
+            "bounds": (0.0, 2.0),
             "description": "Sufficiency score (0-1) at which the evidence is judged enough and "
-            "the loop stops.",
+            "the loop stops; above 1, never enough (every round runs).",
         },
     )
     search_intent_policy: bool = field(
