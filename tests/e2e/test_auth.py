@@ -245,7 +245,8 @@ def test_operator_settings_from_a_client_are_refused(
         timeout=60,
     )
     assert run.status_code == 403, run.text
-    assert setting in run.json()["detail"] and "operator" in run.json()["detail"]
+    assert setting in run.json()["detail"]
+    assert "operator" in run.json()["detail"]
     assistant = httpx.post(
         f"{tenants.url}/assistants",
         json={"graph_id": "codeweaver", "context": {setting: value}},

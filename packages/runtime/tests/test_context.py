@@ -79,9 +79,15 @@ def test_any_client_values_give_a_sane_context_or_a_clear_refusal(values: dict[s
     try:
         context = RuntimeContext(**values)
     except ContextError as exc:
-        assert str(exc).startswith("run context: ")
+        refusal = str(exc)
+    else:
+        refusal = ""
+    if refusal:
+        assert refusal.startswith("run context: ")
         return
     assert 1.0 <= context.model_timeout_s <= 600.0
     for name in ("chat_model", "planner_model", "judge_model", "answer_model", "tenant"):
         value = getattr(context, name)
-        assert isinstance(value, str) and len(value) <= 256 and "\x00" not in value
+        assert isinstance(value, str)
+        assert len(value) <= 256
+        assert "\x00" not in value

@@ -19,6 +19,9 @@ Route = Literal["single", "multi", "too_many", "empty"]
 QuestionType = Literal["clarification", "new_topic", "independent"]
 Intent = Literal["debugging", "learning", "code_review"]
 SourceName = Literal["stackoverflow", "github", "docs", "local"]
+DeclineReason = Literal["out_of_scope", "below_relevance_floor", "no_evidence"]
+"""Why an answer declined: a technology the sources do not cover, evidence too weak to answer,
+or no evidence at all."""
 ErrorKind = Literal[
     "skipped",
     "timeout",
@@ -209,6 +212,17 @@ class Answer(_Model):
     warning: str | None = None
     offline: bool = Field(default=False, description="True when no language model was used.")
     from_cache: bool = False
+    declined: bool = Field(
+        default=False,
+        description="True when the engine found nothing that answers the question and said so "
+        "instead of quoting passages that do not answer it; a decline is never cached.",
+    )
+    decline_reason: DeclineReason | None = None
+    relevance: float | None = Field(
+        default=None,
+        description="How well the offline engine's best evidence answers the question (its "
+        "relevance score, compared with the calibrated floor); None for model answers.",
+    )
 
 
 class Grade(_Model):
