@@ -1,0 +1,1 @@
+"""CodeWeaver documents."""

@@ -1,0 +1,153 @@
+"""Build the bundled documentation index: units, their vectors, and the task index's vectors.
+
+`scripts/build_docs_index.py` runs this once, offline, and the result ships inside the package,
+so a fresh install searches the whole Python documentation without embedding anything. The
+manifest records what was built from what (hashes of the sources, the task file and every
+output file, the embedding model), so a test can tell a stale index from a current one and the
+loader can refuse a damaged one.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+
+from codeweaver_corpus.pydocs.rst import DocUnit, first_sentence, parse_tree, prose_of
+from codeweaver_corpus.pydocs.tasks import Task, load_tasks
+
+FORMAT_VERSION = 1
+UNITS_FILE = "units.jsonl.gz"
+VECTORS_FILE = "unit_vectors.npy"
+TASKS_FILE = "tasks.json"
+TASK_VECTORS_FILE = "task_vectors.npy"
+MANIFEST_FILE = "manifest.json"
+EMBEDDED_CHARS = 400
+"""Characters of a unit's own words that its vector encodes, after its name or heading."""
+
+Embed = Callable[[Sequence[str]], np.ndarray]
+
+
+def embedding_text(unit: DocUnit) -> str:
+    """What a unit's vector encodes: its name or heading, then the start of its prose.
+
+    An API unit is its qualified name and description, which is what a question about it
+    shares; a passage is its page and section titles and its opening prose.
+    """
+    prose = " ".join(prose_of(unit.text).split())
+    if unit.kind == "api":
+        return f"{unit.name}: {prose}"[: EMBEDDED_CHARS + len(unit.name)]
+    heading = (
+        f"{unit.doc_title} — {unit.section}" if unit.section != unit.doc_title else unit.section
+    )
+    return f"{heading}: {prose or first_sentence(unit.text)}"[: EMBEDDED_CHARS + len(heading)]
+
+
+def sha256_of(path: Path) -> str:
+    """The hex SHA-256 of a file."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def sources_digest(root: Path) -> str:
+    """One SHA-256 over every documentation source file, by path and content."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.rst.txt")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def units_digest(units: Sequence[DocUnit]) -> str:
+    """One SHA-256 over the parsed units: changes when the sources or the parser change."""
+    digest = hashlib.sha256()
+    for unit in units:
+        digest.update(json.dumps(asdict(unit), sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def write_index(
+    *,
+    docs_root: Path,
+    tasks_file: Path,
+    out: Path,
+    embed: Embed,
+    model_id: str,
+    version: str,
+) -> dict[str, object]:
+    """Parse, embed and write the index into `out`; returns the manifest.
+
+    Args:
+        docs_root: The reST sources (`data/python-docs-3.11`).
+        tasks_file: The task index (`data/python_tasks.txt`).
+        out: The folder to write (created if needed).
+        embed: Encodes texts to unit-length vectors (the default embedding model).
+        model_id: The embedder's id, recorded so that a loader with another model re-embeds.
+        version: The documentation's version, e.g. `3.11`.
+    """
+    units = parse_tree(docs_root)
+    tasks = load_tasks(tasks_file)
+    check_targets(units, tasks)
+    out.mkdir(parents=True, exist_ok=True)
+    unit_vectors = np.asarray(embed([embedding_text(u) for u in units]), dtype=np.float16)
+    phrases = [phrase for task in tasks for phrase in task.phrases]
+    task_vectors = np.asarray(embed(phrases), dtype=np.float16)
+    with gzip.open(out / UNITS_FILE, "wt", encoding="utf-8", compresslevel=9) as handle:
+        for unit in units:
+            handle.write(json.dumps(asdict(unit), ensure_ascii=False) + "\n")
+    # The gzip header carries a timestamp; zero it so the same input gives the same bytes.
+    _zero_gzip_mtime(out / UNITS_FILE)
+    np.save(out / VECTORS_FILE, unit_vectors)
+    (out / TASKS_FILE).write_text(
+        json.dumps(
+            [{"targets": list(t.targets), "phrases": list(t.phrases)} for t in tasks],
+            ensure_ascii=False,
+            indent=0,
+        ),
+        encoding="utf-8",
+    )
+    np.save(out / TASK_VECTORS_FILE, task_vectors)
+    manifest: dict[str, object] = {
+        "format": FORMAT_VERSION,
+        "version": version,
+        "embedding_model": model_id,
+        "dimension": int(unit_vectors.shape[1]),
+        "units": len(units),
+        "tasks": len(tasks),
+        "phrases": len(phrases),
+        "sources_sha256": sources_digest(docs_root),
+        "units_sha256": units_digest(units),
+        "tasks_file_sha256": sha256_of(tasks_file),
+        "files": {
+            name: sha256_of(out / name)
+            for name in (UNITS_FILE, VECTORS_FILE, TASKS_FILE, TASK_VECTORS_FILE)
+        },
+    }
+    (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest
+
+
+def _zero_gzip_mtime(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[4:8] = b"\0\0\0\0"
+    path.write_bytes(bytes(data))
+
+
+def check_targets(units: Sequence[DocUnit], tasks: Sequence[Task]) -> None:
+    """Every task target must name a unit: an API name or alias, or a `page#anchor` section.
+
+    Raises:
+        ValueError: naming the targets that resolve to nothing.
+    """
+    names = {name for u in units if u.kind == "api" for name in (u.name, *u.aliases)}
+    sections = {f"{u.doc}#{u.anchor}" for u in units if u.kind == "section"}
+    unknown = sorted(
+        {t for task in tasks for t in task.targets if t not in names and t not in sections}
+    )
+    if unknown:
+        raise ValueError(f"task targets that name no documentation unit: {', '.join(unknown)}")

@@ -1,0 +1,364 @@
+"""Search the bundled Python documentation: answer units ranked by how well they answer.
+
+A unit's relevance to a question is the better of two similarities: the question against the
+unit itself (its name or heading and opening prose), and the question against the task index's
+phrasings of the tasks the unit does (`tasks.py`), which bridges "make a time delay" to
+`time.sleep`. A question that names an API (`re.sub`, `os.system()`, `strftime`) lifts that
+API's units. All of it is a few matrix products over vectors computed when the package was
+built, so a search costs milliseconds and no start-up work beyond loading the files.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import re
+import threading
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from codeweaver_corpus.pydocs import DOCS_URL, PACKAGED_INDEX
+from codeweaver_corpus.pydocs.build import (
+    FORMAT_VERSION,
+    MANIFEST_FILE,
+    TASK_VECTORS_FILE,
+    TASKS_FILE,
+    UNITS_FILE,
+    VECTORS_FILE,
+    embedding_text,
+)
+from codeweaver_corpus.pydocs.rst import MEMBER_DIRECTIVES, DocUnit
+from codeweaver_runtime.text import content_words
+
+Matrix = NDArray[np.float32]
+EmbedTexts = Callable[[Sequence[str]], Matrix]
+
+ALTERNATIVE_DECAY = 0.97
+"""A task's later targets (alternatives) score this much of its first."""
+NAMED_API_BONUS = 0.12
+"""Added to units whose API the question names in code form (`re.sub`, `getsize()`)."""
+PHRASE_WORDS_WEIGHT = 0.1
+"""Added to a task phrase's similarity for the share of its words the question uses: a small
+model confuses opposite tasks ("base64 encode" and "base64 decode"), the words do not."""
+MODULE_BONUS = 0.04
+"""Added to the units of a standard-library module the question names in plain words."""
+_ENGLISH_MODULE_NAMES = frozenset(
+    {"time", "string", "random", "copy", "select", "code", "types", "test", "site", "array"}
+    | {"queue", "signal", "token", "keyword", "operator", "platform", "locale", "calendar"}
+    | {"email", "html", "io", "re", "this", "trace", "dis", "wave", "resource", "numbers", "abc"}
+    | {"secrets", "enum", "inspect", "glob", "shelve", "statistics", "turtle", "symtable"}
+)
+"""Module names that are also everyday English words: named plainly, they mean the word.
+
+`glob` is here because "glob" names the pattern as often as the module."""
+_CALL = re.compile(r"(?<![\w.])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s*\(|\.([A-Za-z_]\w*)\b")
+_CODE_NAME = re.compile(r"\b[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|\b[A-Za-z_]\w*(?=\()|`([^`]+)`")
+_SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+
+
+class IndexError_(RuntimeError):
+    """The packaged index is missing, damaged, or built by another format."""
+
+
+@dataclass(frozen=True)
+class DocHit:
+    """A unit and how well it matches the question.
+
+    Attributes:
+        unit: The documentation unit.
+        index: Its position in the index (stable for a given build).
+        score: Relevance, on the scale of cosine similarity (about 0.3 unrelated, 0.9 exact).
+        via_task: The task phrasing that matched, when the task index decided the score.
+    """
+
+    unit: DocUnit
+    index: int
+    score: float
+    via_task: str | None = None
+
+    @property
+    def url(self) -> str:
+        """The unit's address on docs.python.org."""
+        page = f"{DOCS_URL}{self.unit.doc}.html"
+        return f"{page}#{self.unit.anchor}" if self.unit.anchor else page
+
+
+class DocsIndex:
+    """The units of the documentation with their vectors and the task index."""
+
+    def __init__(
+        self,
+        units: list[DocUnit],
+        vectors: Matrix,
+        tasks: list[dict[str, list[str]]],
+        task_vectors: Matrix,
+        *,
+        version: str,
+        embedding_model: str,
+    ) -> None:
+        """Hold an index in memory (see `load_index` for the packaged one).
+
+        Args:
+            units: The documentation units.
+            vectors: One unit-length vector per unit.
+            tasks: The task index: each task's `targets` and `phrases`.
+            task_vectors: One vector per phrase, in task order.
+            version: The documentation version.
+            embedding_model: The model the vectors come from.
+        """
+        self.units = units
+        self.vectors = vectors
+        self.tasks = tasks
+        self.task_vectors = task_vectors
+        self.version = version
+        self.embedding_model = embedding_model
+        by_name: dict[str, list[int]] = defaultdict(list)
+        by_last: dict[str, list[int]] = defaultdict(list)
+        by_section: dict[str, list[int]] = defaultdict(list)
+        for i, unit in enumerate(units):
+            if unit.kind == "api":
+                for name in (unit.name, *unit.aliases):
+                    by_name[name].append(i)
+                    by_last[name.rsplit(".", 1)[-1].lower()].append(i)
+            else:
+                by_section[f"{unit.doc}#{unit.anchor}"].append(i)
+        self._by_name = dict(by_name)
+        self._by_last = dict(by_last)
+        # Each phrase scores every unit of every target of its task.
+        phrase_targets: list[list[tuple[int, float]]] = []
+        self.phrases: list[str] = []
+        for task in tasks:
+            targets: list[tuple[int, float]] = []
+            for rank, target in enumerate(task["targets"]):
+                found = by_name.get(target) or by_section.get(target) or []
+                targets += [(i, ALTERNATIVE_DECAY**rank) for i in found]
+            for phrase in task["phrases"]:
+                self.phrases.append(phrase)
+                phrase_targets.append(targets)
+        self._phrase_targets = phrase_targets
+        self._phrase_words = [frozenset(stemmed_words(p)) for p in self.phrases]
+        by_module: dict[str, list[int]] = defaultdict(list)
+        for i, unit in enumerate(units):
+            if unit.module:
+                by_module[unit.module.lower()].append(i)
+        self._by_module = dict(by_module)
+        self._examples_using: dict[str, list[int]] | None = None
+        self._by_url: dict[str, int] | None = None
+
+    def __len__(self) -> int:
+        return len(self.units)
+
+    def search(self, query_vector: Matrix, question: str, *, k: int = 8) -> list[DocHit]:
+        """The best `k` units for a question, best first.
+
+        Args:
+            query_vector: The question's unit-length vector (same model as the index).
+            question: The question's text, for the APIs it names.
+            k: How many units to return.
+        """
+        query = np.asarray(query_vector, dtype=np.float32)
+        scores = self.vectors @ query
+        via: dict[int, str] = {}
+        if len(self.phrases):
+            phrase_scores = self.task_vectors @ query
+            asked = set(stemmed_words(question))
+            # Only phrases close to the question can decide a unit's score.
+            for p in np.argsort(-phrase_scores)[:64]:
+                words = self._phrase_words[p]
+                shared = len(asked & words) / len(words) if words else 0.0
+                phrase_score = float(phrase_scores[p]) + PHRASE_WORDS_WEIGHT * shared
+                for i, weight in self._phrase_targets[p]:
+                    value = phrase_score * weight
+                    if value > scores[i]:
+                        scores[i] = value
+                        via[i] = self.phrases[p]
+        for i in self.named_units(question):
+            scores[i] += NAMED_API_BONUS
+        for i in self.module_units(question):
+            scores[i] += MODULE_BONUS
+        top = np.argsort(-scores)[:k]
+        return [DocHit(self.units[i], int(i), float(scores[i]), via.get(int(i))) for i in top]
+
+    def named_units(self, question: str) -> set[int]:
+        """Units of the APIs a question names in code form: dotted, called, snake_case or quoted."""
+        named: set[int] = set()
+        for match in _CODE_NAME.finditer(question):
+            text = (match.group(1) or match.group(0)).strip().rstrip("()")
+            if text in self._by_name:
+                named.update(self._by_name[text])
+            else:
+                named.update(self._by_last.get(text.rsplit(".", 1)[-1].lower(), ()))
+        for word in _SNAKE.findall(question):
+            named.update(self._by_last.get(word, ()))
+        return named
+
+    def example_for(self, hit: DocHit) -> int | None:
+        """A unit whose code uses the hit's API, when the hit's own entry has no example.
+
+        Same page first, then the shortest example: an entry like `os.remove` has none, but a
+        tutorial or another entry shows the call.
+        """
+        unit = hit.unit
+        if unit.kind != "api" or unit.examples:
+            return None
+        if self._examples_using is None:
+            using: dict[str, list[int]] = defaultdict(list)
+            for i, candidate in enumerate(self.units):
+                for key in {k for block in candidate.examples for k in call_keys(block)}:
+                    using[key].append(i)
+            self._examples_using = dict(using)
+        found = [i for i in self._examples_using.get(use_key(unit), ()) if i != hit.index]
+        if not found:
+            return None
+        return min(
+            found,
+            key=lambda i: (
+                self.units[i].doc != unit.doc,
+                min(len(e) for e in self.units[i].examples),
+            ),
+        )
+
+    def module_units(self, question: str) -> set[int]:
+        """Units of the modules a question names as words (`argparse`, `shutil`, `os.path`)."""
+        named: set[int] = set()
+        for word in re.findall(r"[a-z_][a-z0-9_.]*[a-z0-9_]", question.lower()):
+            if word not in _ENGLISH_MODULE_NAMES:
+                named.update(self._by_module.get(word, ()))
+        return named
+
+    def by_url(self, url: str) -> DocHit | None:
+        """The unit a docs.python.org address points to, as a hit of no particular score.
+
+        An API entry's address names it; a section's names its first passage.
+        """
+        if self._by_url is None:
+            found: dict[str, int] = {}
+            for i, unit in enumerate(self.units):
+                found.setdefault(DocHit(unit, i, 0.0).url, i)
+            self._by_url = found
+        index = self._by_url.get(url)
+        return DocHit(self.units[index], index, 0.0) if index is not None else None
+
+    def unit(self, index: int) -> DocUnit:
+        """The unit at a position."""
+        return self.units[index]
+
+    def by_name(self, name: str) -> list[DocUnit]:
+        """The API units of a qualified name or alias."""
+        return [self.units[i] for i in self._by_name.get(name, ())]
+
+
+def stemmed_words(text: str) -> list[str]:
+    """Content words, crudely stemmed (plural and verb endings), for comparing phrasings."""
+    stems = []
+    for word in content_words(text):
+        for suffix in ("ing", "ed", "es", "s"):
+            if len(word) > len(suffix) + 2 and word.endswith(suffix):
+                word = word[: -len(suffix)]
+                break
+        stems.append(word)
+    return stems
+
+
+def call_keys(code: str) -> set[str]:
+    """How code uses names.
+
+    `os.remove(p)` uses `os.remove` and `.remove`; `x.remove(v)` uses `.remove` alone.
+    """
+    keys: set[str] = set()
+    for dotted, attribute in _CALL.findall(code):
+        if dotted:
+            keys.add(dotted)
+            if "." in dotted:
+                keys.add("." + dotted.rsplit(".", 1)[-1])
+        if attribute:
+            keys.add("." + attribute)
+    return keys
+
+
+def use_key(unit: DocUnit) -> str:
+    """The `call_keys` entry that shows a unit's API in use.
+
+    Its qualified call for a module's function or class (`os.remove`), its name for a built-in
+    (`max`), `.name` for a method or attribute.
+    """
+    if unit.directive in MEMBER_DIRECTIVES:
+        return "." + unit.name.rsplit(".", 1)[-1]
+    return unit.name
+
+
+def _file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def read_index(folder: Path, *, verify: bool = True) -> DocsIndex:
+    """Read an index written by `build.write_index`.
+
+    Args:
+        folder: The index folder.
+        verify: Check every file against the manifest's SHA-256 first.
+
+    Raises:
+        IndexError_: a file is missing or differs from the manifest, or the format is unknown.
+    """
+    try:
+        manifest = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise IndexError_(f"no readable documentation index in {folder}: {exc}") from exc
+    if manifest.get("format") != FORMAT_VERSION:
+        raise IndexError_(f"index format {manifest.get('format')} is not {FORMAT_VERSION}")
+    files: dict[str, str] = manifest["files"]
+    if verify:
+        for name, expected in files.items():
+            path = folder / name
+            if not path.is_file() or _file_sha256(path) != expected:
+                raise IndexError_(f"{path} is missing or damaged (SHA-256 differs from manifest)")
+    with gzip.open(folder / UNITS_FILE, "rt", encoding="utf-8") as handle:
+        units = [DocUnit(**json.loads(line)) for line in handle]
+    vectors = np.load(folder / VECTORS_FILE).astype(np.float32)
+    tasks = json.loads((folder / TASKS_FILE).read_text(encoding="utf-8"))
+    task_vectors = np.load(folder / TASK_VECTORS_FILE).astype(np.float32)
+    if len(units) != len(vectors) or sum(len(t["phrases"]) for t in tasks) != len(task_vectors):
+        raise IndexError_(f"{folder}: vectors and units do not line up")
+    return DocsIndex(
+        units,
+        vectors,
+        tasks,
+        task_vectors,
+        version=str(manifest["version"]),
+        embedding_model=str(manifest["embedding_model"]),
+    )
+
+
+def reembedded(index: DocsIndex, embed: EmbedTexts, model_id: str) -> DocsIndex:
+    """The same index with vectors of another embedding model (minutes for the whole docs)."""
+    vectors = np.asarray(embed([embedding_text(u) for u in index.units]), dtype=np.float32)
+    task_vectors = np.asarray(embed(index.phrases), dtype=np.float32).reshape(
+        len(index.phrases), vectors.shape[1]
+    )
+    return DocsIndex(
+        index.units,
+        vectors,
+        index.tasks,
+        task_vectors,
+        version=index.version,
+        embedding_model=model_id,
+    )
+
+
+_LOADED: dict[Path, DocsIndex] = {}
+_LOCK = threading.Lock()
+
+
+def load_index(folder: Path = PACKAGED_INDEX) -> DocsIndex:
+    """The index in `folder` (default: the packaged one), read once per process."""
+    with _LOCK:
+        if folder not in _LOADED:
+            _LOADED[folder] = read_index(folder)
+        return _LOADED[folder]

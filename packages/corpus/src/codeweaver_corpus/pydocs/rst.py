@@ -1,0 +1,601 @@
+"""The Python documentation's reST sources as answer units: API entries and sections.
+
+An answer to a programming question usually hinges on one API, so the documentation is cut
+where Sphinx cuts it: each `function`, `method`, `class`, `attribute`, `data`, `exception`
+(and kin) directive is one unit, with its qualified name (`os.path.getsize`,
+`datetime.datetime.strftime`), its signatures and its description; the prose around them
+(tutorials, how-tos, FAQ answers, module introductions) is cut by section, long sections into
+passages. Text is rendered to Markdown as a reader of the HTML pages sees it: roles become
+code (a `:func:` role naming `max` reads `max()`), version notes become sentences, literal
+blocks and doctest sessions become fenced code, and grid tables become rows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+API_DIRECTIVES = frozenset(
+    {
+        "function",
+        "method",
+        "class",
+        "attribute",
+        "data",
+        "exception",
+        "decorator",
+        "classmethod",
+        "staticmethod",
+        "coroutinefunction",
+        "coroutinemethod",
+        "abstractmethod",
+        "decoratormethod",
+        "property",
+        "awaitablefunction",
+        "awaitablemethod",
+    }
+)
+MEMBER_DIRECTIVES = frozenset(
+    {
+        "method",
+        "attribute",
+        "classmethod",
+        "staticmethod",
+        "property",
+        "coroutinemethod",
+        "abstractmethod",
+        "awaitablemethod",
+        "decoratormethod",
+    }
+)
+"""Entries called on an instance or class (`.strftime(...)`), not through their module."""
+PASSAGE_CHARS = 1400
+"""Longest passage of prose a section is cut into (API entries are never cut)."""
+SKIPPED_DOCS = ("library/test", "library/idle", "library/2to3", "library/lib2to3")
+"""Pages about CPython's own test suite and tools, not about programming in Python."""
+
+_DIRECTIVE = re.compile(r"^(\s*)\.\. (?:py:)?([\w-]+)::\s*(.*?)\s*$")
+_COMMENT = re.compile(r"^(\s*)\.\.(?:\s|$)(?!\s*\w[\w-]*::)")
+_LABEL = re.compile(r"^\s*\.\. _[^:]+:\s*$|^\s*\.\. \|[^|]+\|")
+_ADORNMENT = re.compile(r"^([=\-~^\"'`#*+<>:._])\1{2,}\s*$")
+_ROLE = re.compile(r":(?:py:)?([\w-]+):`([^`]*)`")
+_LITERAL = re.compile(r"``(.+?)``")
+_TABLE_BORDER = re.compile(r"^\s*\+[-=+]+\+\s*$|^\s*=+(\s+=+)+\s*$")
+_NAME = re.compile(r"^([\w.]+)")
+_OPTION = re.compile(r"^\s*:[\w-]+:(\s|$)")
+"""A directive option (`:noindex:`, `:synopsis: ...`), unlike a role (`:func:` + backquote)."""
+_NOTES = {
+    "note": "Note:",
+    "warning": "Warning:",
+    "seealso": "See also:",
+    "impl-detail": "CPython implementation detail:",
+    "important": "Important:",
+    "tip": "Tip:",
+    "availability": "Availability:",
+}
+_VERSION_NOTES = {
+    "versionadded": "New in version {}.",
+    "versionchanged": "Changed in version {}:",
+    "deprecated": "Deprecated since version {}:",
+    "deprecated-removed": "Deprecated since version {}:",
+}
+_CODE_DIRECTIVES = frozenset({"code-block", "sourcecode", "code", "doctest", "testcode"})
+_DROPPED = frozenset(
+    {
+        "index",
+        "highlight",
+        "testsetup",
+        "testcleanup",
+        "testoutput",
+        "sectionauthor",
+        "moduleauthor",
+        "toctree",
+        "include",
+        "audit-event",
+        "productionlist",
+        "raw",
+        "only",
+        "literalinclude",
+        "opcode",
+        "pdbcommand",
+        "cmdoption",
+        "envvar",
+        "option",
+        "describe",
+        "index-entry",
+        "tabularcolumns",
+        "program",
+        "currentmodule",
+        "module",
+        "c:function",
+        "c:macro",
+        "c:type",
+        "c:member",
+        "c:var",
+        "glossary",
+    }
+)
+_PLAIN_ROLES = frozenset(
+    {
+        "term",
+        "ref",
+        "doc",
+        "abbr",
+        "dfn",
+        "manpage",
+        "guilabel",
+        "menuselection",
+        "kbd",
+        "program",
+        "mailheader",
+        "newsgroup",
+        "source",
+        "token",
+        "keyword",
+        "option",
+        "envvar",
+        "file",
+        "samp",
+        "makevar",
+        "rfc",
+        "pep",
+        "gh",
+        "issue",
+    }
+)
+
+
+@dataclass
+class DocUnit:
+    """One answer unit of the documentation.
+
+    Attributes:
+        kind: `api` (one documented object) or `section` (a passage of prose and examples).
+        doc: The page, e.g. `library/os.path`.
+        doc_title: The page's title, e.g. `os.path — Common pathname manipulations`.
+        section: The heading the unit sits under.
+        anchor: The fragment of the page's URL that shows the unit.
+        name: The qualified name of an API unit (`os.path.getsize`); empty for sections.
+        directive: The Sphinx directive of an API unit (`function`, `method`, ...).
+        signatures: The call forms shown for an API unit, qualified like its name.
+        text: The unit's Markdown: signatures and description, or the passage.
+        examples: The code blocks of the unit, in order.
+        module: The module the unit belongs to (`os.path`; empty for built-ins).
+        aliases: Further qualified names one directive documents (`re.I` is also
+            `re.IGNORECASE`, `binascii.b2a_hex` also `binascii.hexlify`).
+    """
+
+    kind: str
+    doc: str
+    doc_title: str
+    section: str
+    anchor: str
+    name: str = ""
+    directive: str = ""
+    signatures: list[str] = field(default_factory=list)
+    text: str = ""
+    examples: list[str] = field(default_factory=list)
+    module: str = ""
+    aliases: list[str] = field(default_factory=list)
+
+    @property
+    def summary(self) -> str:
+        """The unit's first sentence of prose: what an API does, or what a passage is about."""
+        return first_sentence(prose_of(self.text))
+
+
+def slug(title: str) -> str:
+    """The id Sphinx gives a section heading in HTML."""
+    lowered = re.sub(r"[`*:]", "", title).lower()
+    return re.sub(r"[^a-z0-9]+", "-", lowered).strip("-")
+
+
+def _role(match: re.Match[str]) -> str:
+    role, raw = match.group(1), match.group(2)
+    text, _, target = raw.partition("<")
+    text = text.strip() or target.rstrip(">").strip()
+    if role in ("pep", "rfc"):
+        return f"{role.upper()} {text}"
+    if role in _PLAIN_ROLES:
+        return text.strip("!~")
+    if text.startswith("~"):
+        text = text[1:].rsplit(".", 1)[-1]
+    text = text.lstrip("!")
+    if role in ("func", "meth") and not text.endswith(")"):
+        text += "()"
+    return f"`{text}`"
+
+
+def inline(text: str) -> str:
+    """Inline reST markup as Markdown: roles and literals become code spans."""
+    text = _ROLE.sub(_role, text)
+    text = _LITERAL.sub(lambda m: f"`{m.group(1)}`", text)
+    return text.replace("\\ ", "").replace("\\*", "*")
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a paragraph of prose."""
+    flat = " ".join(text.split())
+    match = re.search(r"(?<=[.!?])\s+(?=[A-Z`(\"'])", flat)
+    return flat[: match.start()] if match else flat
+
+
+def prose_of(markdown: str) -> str:
+    """A Markdown text without its code blocks."""
+    return re.sub(r"```.*?```", " ", markdown, flags=re.DOTALL).strip()
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _dedent(lines: list[str]) -> list[str]:
+    filled = [ln for ln in lines if ln.strip()]
+    if not filled:
+        return []
+    cut = min(_indent(ln) for ln in filled)
+    return [ln[cut:] if ln.strip() else "" for ln in lines]
+
+
+def _block_end(lines: list[str], start: int, indent: int) -> int:
+    """The first line at or after `start` indented at most `indent` (blank lines excepted)."""
+    end = start
+    while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > indent):
+        end += 1
+    # Trailing blank lines belong to what follows.
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return end
+
+
+def _table_rows(rows: list[str]) -> list[str]:
+    """Grid-table rows as 'cell — cell' lines, continuation lines folded into their row."""
+    out: list[list[str]] = []
+    for row in rows:
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        if out and not cells[0] and len(cells) == len(out[-1]):
+            out[-1] = [f"{a} {b}".strip() for a, b in zip(out[-1], cells, strict=True)]
+        else:
+            out.append(cells)
+    return [" — ".join(c for c in cells if c) for cells in out if any(cells)]
+
+
+def render(lines: list[str]) -> tuple[str, list[str]]:
+    """ReST lines (already dedented) as Markdown, and the code blocks among them."""
+    out: list[str] = []
+    examples: list[str] = []
+    paragraph: list[str] = []
+
+    def flush() -> None:
+        if paragraph:
+            out.append(inline(" ".join(p.strip() for p in paragraph)))
+            out.append("")
+            paragraph.clear()
+
+    def code(block: list[str]) -> None:
+        body = "\n".join(_dedent(block)).strip("\n")
+        if body:
+            examples.append(body)
+            out.extend(["```", body, "```", ""])
+
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        if not stripped:
+            flush()
+            i += 1
+            continue
+        if _TABLE_BORDER.match(line):
+            flush()
+            rows: list[str] = []
+            while i < len(lines) and lines[i].strip():
+                if not _TABLE_BORDER.match(lines[i]):
+                    rows.append(lines[i])
+                i += 1
+            out.extend(inline(r) for r in _table_rows(rows))
+            out.append("")
+            continue
+        directive = _DIRECTIVE.match(line)
+        if directive or _LABEL.match(line) or _COMMENT.match(line):
+            flush()
+            indent = _indent(line)
+            end = _block_end(lines, i + 1, indent)
+            body = lines[i + 1 : end]
+            # Directive options (:noindex:, :synopsis:) come first and are not text.
+            while body and _OPTION.match(body[0]):
+                body = body[1:]
+            if directive is not None:
+                name, argument = directive.group(2), directive.group(3)
+                if name in _NOTES:
+                    text, found = render(_dedent([argument, *body]) if argument else _dedent(body))
+                    examples.extend(found)
+                    out.extend([f"{_NOTES[name]} {text}".strip(), ""])
+                elif name in _VERSION_NOTES:
+                    version = argument.split()[0] if argument else ""
+                    rest = " ".join([argument[len(version) :].strip(), *(b.strip() for b in body)])
+                    sentence = _VERSION_NOTES[name].format(version)
+                    out.extend([f"{sentence} {inline(rest)}".strip(), ""])
+                elif name in _CODE_DIRECTIVES:
+                    code(body)
+                elif name == "rubric":
+                    out.extend([f"**{inline(argument)}**", ""])
+                elif name not in _DROPPED and name not in API_DIRECTIVES:
+                    text, found = render(_dedent(body))
+                    examples.extend(found)
+                    if text:
+                        out.extend([text, ""])
+            i = end
+            continue
+        if stripped.startswith(">>>"):
+            flush()
+            block = []
+            while i < len(lines) and lines[i].strip():
+                block.append(lines[i])
+                i += 1
+            code(block)
+            continue
+        if stripped.endswith("::") and i + 1 < len(lines):
+            # A literal block follows: "Example::" reads "Example:", a lone "::" reads nothing.
+            text = stripped[:-2].rstrip()
+            if text:
+                paragraph.append(line.rstrip()[:-1] if not text.endswith(" ") else text)
+            flush()
+            end = _block_end(lines, i + 1, _indent(line))
+            code(lines[i + 1 : end])
+            i = end
+            continue
+        if _indent(line) > 0 and not paragraph:
+            # A block quote or definition body: render it as its own paragraphs.
+            end = _block_end(lines, i, 0)
+            text, found = render(_dedent(lines[i:end]))
+            examples.extend(found)
+            out.extend([text, ""])
+            i = end
+            continue
+        paragraph.append(line)
+        i += 1
+    flush()
+    markdown = re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()
+    return markdown, examples
+
+
+def _headings(lines: list[str]) -> dict[int, str]:
+    """Line index of each section title (the line above its underline)."""
+    found: dict[int, str] = {}
+    for i in range(1, len(lines)):
+        title = lines[i - 1]
+        if (
+            _ADORNMENT.match(lines[i])
+            and title.strip()
+            and not title.startswith((" ", ".."))
+            and not _ADORNMENT.match(title)
+            and len(lines[i].rstrip()) >= len(title.rstrip()) - 1
+        ):
+            found[i - 1] = _plain_title(title)
+    return found
+
+
+def _plain_title(title: str) -> str:
+    """A heading as text: `:mod:` roles without backquotes, Sphinx's `---` as a dash."""
+    return inline(title.strip()).replace("`", "").replace(" --- ", " — ")
+
+
+def _signature(raw: str) -> str:
+    return " ".join(raw.split())
+
+
+@dataclass
+class _Scope:
+    """Where the parser is: module, known classes, and the classes a directive nests in."""
+
+    module: str = ""
+    classes: set[str] = field(default_factory=set)
+    nesting: list[tuple[int, str]] = field(default_factory=list)
+
+    def qualify(self, name: str, indent: int) -> str:
+        while self.nesting and self.nesting[-1][0] >= indent:
+            self.nesting.pop()
+        if self.nesting and "." not in name:
+            return f"{self.nesting[-1][1]}.{name}"
+        head = name.split(".", 1)[0]
+        if self.module and "." in name and head in self.classes:
+            return f"{self.module}.{name}"
+        if self.module and not name.startswith(self.module + "."):
+            # `Match.group` in `re`, `chain.from_iterable` in `itertools`.
+            return f"{self.module}.{name}"
+        return name
+
+
+def _display(signature: str, name: str, qualified: str, nested: bool) -> str:
+    """A signature as called, qualified like the code that calls it.
+
+    `getsize(path)` of `os.path` reads `os.path.getsize(path)`, and a method nested in its class
+    reads with the class (`Counter.most_common([n])`).
+    """
+    if "." in name or qualified == name or not signature.startswith(name):
+        return signature
+    owner = qualified[: -len(name) - 1]
+    return f"{owner.rsplit('.', 1)[-1] if nested else owner}.{signature}"
+
+
+def parse_page(text: str, doc: str) -> list[DocUnit]:
+    """The units of one reST page.
+
+    Args:
+        text: The page's reST source.
+        doc: The page's path under the documentation root, without `.rst.txt`.
+    """
+    lines = text.splitlines()
+    headings = _headings(lines)
+    doc_title = next(iter(headings.values()), doc)
+    scope = _Scope()
+    units: list[DocUnit] = []
+    section = doc_title
+    prose: list[str] = []
+
+    def flush_prose() -> None:
+        markdown, examples = render(_dedent(prose) if prose else [])
+        prose.clear()
+        for number, passage in enumerate(_passages(markdown)):
+            units.append(
+                DocUnit(
+                    kind="section",
+                    doc=doc,
+                    doc_title=doc_title,
+                    section=section,
+                    anchor=slug(section) if section != doc_title else "",
+                    text=passage,
+                    examples=[e for e in examples if e in passage],
+                    module=scope.module,
+                    name="",
+                    directive=str(number),
+                )
+            )
+
+    i = 0
+    inside_entry = 0  # the end of an entry whose nested entries are being read
+    while i < len(lines):
+        line = lines[i]
+        if i in headings:
+            flush_prose()
+            section = headings[i]
+            i += 2
+            continue
+        directive = _DIRECTIVE.match(line)
+        if directive and directive.group(2) in ("module", "currentmodule"):
+            scope.module = directive.group(3).strip()
+            scope.nesting.clear()
+        if directive and directive.group(2) in API_DIRECTIVES:
+            indent = len(directive.group(1))
+            raw = [directive.group(3)]
+            j = i + 1
+            while (
+                j < len(lines)
+                and lines[j].strip()
+                and _indent(lines[j]) > indent
+                and not _OPTION.match(lines[j])
+            ):
+                raw.append(lines[j].strip())
+                j += 1
+            signatures = _join_continued(raw)
+            end = _block_end(lines, j, indent)
+            body = lines[j:end]
+            while body and (_OPTION.match(body[0]) or not body[0].strip()):
+                body = body[1:]
+            match = _NAME.match(signatures[0])
+            name = match.group(1) if match else signatures[0]
+            qualified = scope.qualify(name, indent)
+            nested = bool(scope.nesting) and "." not in name
+            kind = directive.group(2)
+            if kind in ("class", "exception"):
+                scope.classes.add(name.rsplit(".", 1)[-1])
+                scope.nesting.append((indent, qualified))
+            markdown, examples = render(_dedent(body))
+            shown = [_display(s, name, qualified, nested) for s in signatures]
+            owner = qualified[: -len(name)]
+            aliases = [
+                owner + alias
+                for alias in dict.fromkeys(
+                    m.group(1) for m in map(_NAME.match, signatures[1:]) if m is not None
+                )
+                if alias != name
+            ]
+            units.append(
+                DocUnit(
+                    kind="api",
+                    doc=doc,
+                    doc_title=doc_title,
+                    section=section,
+                    anchor=qualified,
+                    name=qualified,
+                    directive=kind,
+                    signatures=shown,
+                    text=markdown,
+                    examples=examples,
+                    module=scope.module,
+                    aliases=aliases,
+                )
+            )
+            # Nested entries (a class's methods) are units of their own.
+            inner = _first_nested(lines, j, end, indent)
+            if inner is not None:
+                inside_entry = max(inside_entry, end)
+                i = inner
+            else:
+                i = end
+            continue
+        if i >= inside_entry:
+            # The rest of an entry's body was rendered with the entry; only prose is kept here.
+            prose.append(line)
+        i += 1
+    flush_prose()
+    return units
+
+
+def _join_continued(raw: list[str]) -> list[str]:
+    """Signature lines, with lines ending in a backslash joined to the next."""
+    joined: list[str] = []
+    carry = ""
+    for part in raw:
+        if part.endswith("\\"):
+            carry += part[:-1] + " "
+            continue
+        joined.append(_signature(carry + part))
+        carry = ""
+    if carry:
+        joined.append(_signature(carry))
+    return joined
+
+
+def _first_nested(lines: list[str], start: int, end: int, indent: int) -> int | None:
+    """The line of the first API directive nested in an entry's body, if any."""
+    for k in range(start, end):
+        nested = _DIRECTIVE.match(lines[k])
+        if nested and nested.group(2) in API_DIRECTIVES and len(nested.group(1)) > indent:
+            return k
+    return None
+
+
+def _passages(markdown: str) -> Iterator[str]:
+    """A section's Markdown in passages of at most `PASSAGE_CHARS`, never inside a code block."""
+    current = ""
+    for block in _blocks(markdown):
+        if not block:
+            continue
+        if current and len(current) + len(block) + 2 > PASSAGE_CHARS:
+            yield current
+            current = ""
+        current = f"{current}\n\n{block}" if current else block
+    if current.strip():
+        yield current
+
+
+def _blocks(markdown: str) -> Iterator[str]:
+    """Paragraphs and whole code blocks of a Markdown text."""
+    block: list[str] = []
+    fenced = False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        if not line.strip() and not fenced:
+            if block:
+                yield "\n".join(block)
+                block = []
+            continue
+        block.append(line)
+    if block:
+        yield "\n".join(block)
+
+
+def parse_tree(root: Path) -> list[DocUnit]:
+    """Every unit of the documentation under `root` (its `*.rst.txt` files), in a stable order."""
+    units: list[DocUnit] = []
+    for path in sorted(root.rglob("*.rst.txt")):
+        doc = path.relative_to(root).as_posix().removesuffix(".rst.txt")
+        if "/" not in doc or doc.startswith(SKIPPED_DOCS):
+            continue
+        units.extend(parse_page(path.read_text(encoding="utf-8"), doc))
+    return units
