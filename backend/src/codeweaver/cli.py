@@ -312,7 +312,7 @@ class _RateColumn(ProgressColumn):
 
 
 async def _ingest(
-    paths: list[Path], directory: Path, tenant: str, seed: bool, progress: Progress
+    paths: list[Path], directory: Path, tenant: str, progress: Progress
 ) -> IngestOutcome:
     from codeweaver.ingest import MANIFEST, Manifest, ingest_paths, resolve_paths
     from codeweaver_runtime import (
@@ -330,12 +330,6 @@ async def _ingest(
         get_qdrant(infra.qdrant_location()), get_embedder(infra.embedding_model), tenant=tenant
     )
     try:
-        if seed:
-            seeding = progress.add_task(
-                "seeding the Python reference (first time only)", total=None
-            )
-            await corpus.ensure_seeded()
-            progress.remove_task(seeding)
         files = progress.add_task("reading files", total=None)
         chunks = progress.add_task("embedding chunks", total=None, visible=False)
 
@@ -362,14 +356,6 @@ def ingest(
     tenant: Annotated[
         str, typer.Option("--tenant", help="Whose corpus the documents join.")
     ] = "default",
-    seed: Annotated[
-        bool,
-        typer.Option(
-            "--seed/--no-seed",
-            help="Index the bundled Python reference first when the corpus is empty, as the "
-            "first question would.",
-        ),
-    ] = True,
     data_dir: DataDirOption = None,
 ) -> None:
     """Add documents to the local corpus; unchanged files are skipped, removed files removed."""
@@ -385,7 +371,7 @@ def ingest(
     )
     try:
         with Progress(*columns, console=err, transient=True) as progress:
-            outcome = asyncio.run(_ingest(paths, directory, tenant, seed, progress))
+            outcome = asyncio.run(_ingest(paths, directory, tenant, progress))
     except IngestPathError as exc:
         err.print(f"[red]Cannot ingest:[/red] {exc}")
         raise typer.Exit(code=2) from exc

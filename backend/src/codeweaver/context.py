@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from langgraph.runtime import Runtime
 
+from codeweaver.engine.extractive import RELEVANCE_FLOOR
 from codeweaver_cache import CacheContext
 from codeweaver_search import SearchContext
 
@@ -36,6 +37,15 @@ class Context(SearchContext, CacheContext):
             "pattern": "([a-z]{2,3})?",
             "pattern_help": "an ISO 639-1 code such as en or ko, or empty",
             "description": "ISO 639-1 code to answer in; empty answers in the question's.",
+        },
+    )
+    answer_relevance_floor: float = field(
+        default=RELEVANCE_FLOOR,
+        metadata={
+            "bounds": (0.0, 1.0),
+            "description": "Offline engine: relevance (0-1) the best evidence needs before it is "
+            "quoted as an answer; below it, the engine declines and says what to do next. "
+            "Calibrated by `codeweaver eval answers --floors`.",
         },
     )
     max_question_chars: int = field(

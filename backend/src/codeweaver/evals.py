@@ -105,3 +105,77 @@ def cache(
         typer.echo(json.dumps(figures, indent=2))
     else:
         _print_table("Semantic cache", {k: v for k, v in figures.items() if k != "rule"})
+
+
+@eval_app.command("answers")
+def answers(
+    questions: Annotated[
+        Path,
+        typer.Option("--questions", help="JSONL rows: id, question, nuggets.", **_FILE),
+    ],
+    out_of_scope: Annotated[
+        Path | None,
+        typer.Option("--out-of-scope", help="JSONL rows: id, question (must decline).", **_FILE),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", help="One line per question on stderr.")
+    ] = False,
+    floors: Annotated[
+        bool,
+        typer.Option(
+            "--floors",
+            help="Run with the relevance floor at 0 and add the accuracy / wrong-rate curve "
+            "over floors; the figures are still those at the default floor.",
+        ),
+    ] = False,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Only the first N rows of each file.")
+    ] = None,
+) -> None:
+    """Share of real questions answered with what a correct answer needs, offline (issue 10).
+
+    Every question runs through the real main graph with default settings, in a fresh thread,
+    with the answer cache off.
+    """
+    from codeweaver.answer_eval import (
+        Outcome,
+        ask_all,
+        evaluation_context,
+        floor_curve,
+        read_rows,
+        report,
+        verbose_line,
+    )
+    from codeweaver.context import Context
+    from codeweaver_runtime import close_qdrant_clients
+
+    rows = read_rows(questions, in_scope=True)[:limit]
+    if out_of_scope is not None:
+        rows += read_rows(out_of_scope, in_scope=False)[:limit]
+
+    def heard(outcome: Outcome) -> None:
+        if verbose:
+            err.print(verbose_line(outcome), markup=False, highlight=False)
+
+    async def run() -> list[Outcome]:
+        try:
+            context = evaluation_context(0.0 if floors else None)
+            return await ask_all(rows, context=context, on_row=heard)
+        finally:
+            await close_qdrant_clients()
+
+    outcomes = asyncio.run(run())
+    default_floor = Context().answer_relevance_floor
+    figures = report(outcomes, default_floor if floors else None)
+    figures["floor"] = default_floor
+    if floors:
+        figures["floor_curve"] = floor_curve(
+            outcomes, [round(0.4 + 0.02 * i, 2) for i in range(26)]
+        )
+    if as_json:
+        typer.echo(json.dumps(figures, indent=2, ensure_ascii=False))
+    else:
+        _print_table(
+            "Answers", {k: v for k, v in figures.items() if not isinstance(v, dict | list)}
+        )

@@ -36,7 +36,7 @@ def docs(tmp_path: Path) -> Path:
 
 
 def ingest(home: Path, *paths: Path | str) -> tuple[int, str]:
-    result = runner.invoke(app, ["ingest", *map(str, paths), "--no-seed", "--data-dir", str(home)])
+    result = runner.invoke(app, ["ingest", *map(str, paths), "--data-dir", str(home)])
     # Rich wraps long lines at the terminal's width; compare words, not line breaks.
     return result.exit_code, " ".join(result.output.split())
 

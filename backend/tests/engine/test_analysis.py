@@ -12,7 +12,10 @@ from codeweaver_runtime import Embedder
 
 HISTORY = [
     HumanMessage("How do I reverse a list in Python?"),
-    AIMessage("Use list.reverse() to reverse in place [1], or reversed() for an iterator [2]."),
+    AIMessage(
+        "Use list.reverse() to reverse in place [1], or reversed() for an iterator [2].\n\n"
+        "```python\n>>> s.reverse()\n```"
+    ),
 ]
 
 
@@ -29,13 +32,23 @@ def test_exception_line_is_the_last_error_of_a_trace() -> None:
     ("question", "expected"),
     [
         ("Can you show an example of that?", "clarification"),
-        ("Why does it return None?", "clarification"),
+        ("Why does it return None?", "new_topic"),
+        ("Can you explain that in more detail?", "clarification"),
         ("그게 무슨 뜻이에요?", "clarification"),
         ("How do I read a CSV file with pandas?", "new_topic"),
     ],
 )
 def test_turn_type_in_a_thread(question: str, expected: str) -> None:
-    assert classify_turn(question, HISTORY)[0] == expected
+    assert classify_turn(question, HISTORY, offline=True)[0] == expected
+
+
+def test_offline_an_example_the_thread_does_not_hold_is_a_new_search() -> None:
+    no_code = [HISTORY[0], AIMessage("Use list.reverse() to reverse in place [1].")]
+    offline = classify_turn("Can you show an example of that?", no_code, offline=True)
+    assert offline[0] == "new_topic"
+    # A model writes the example from the thread: one call, no search.
+    assert classify_turn("Can you show an example of that?", no_code)[0] == "clarification"
+    assert classify_turn("Why does it return None?", HISTORY)[0] == "clarification"
 
 
 def test_no_history_is_independent() -> None:

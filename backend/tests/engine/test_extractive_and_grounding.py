@@ -58,18 +58,21 @@ async def test_offline_answer_cites_only_retrieved_evidence(embedder: Embedder) 
     assert check_grounding(answer, [SEQ, SLICE]).grounded
 
 
-async def test_no_evidence_is_a_degraded_answer_not_a_guess(embedder: Embedder) -> None:
+async def test_no_evidence_is_a_decline_not_a_guess(embedder: Embedder) -> None:
     answer = await extractive_answer("q", LEARNING, [], embedder)
-    assert answer.degraded
+    assert answer.declined
+    assert answer.decline_reason == "no_evidence"
     assert not answer.grounded
     assert not answer.citations
+    assert "I could not find an answer" in answer.text
 
 
 async def test_korean_headings(embedder: Embedder) -> None:
     korean = LEARNING.model_copy(update={"language": "ko"})
     answer = await extractive_answer("파이썬에서 리스트를 뒤집는 방법은?", korean, [SEQ], embedder)
-    assert "개념" in answer.text
+    assert "**출처:**" in answer.text
     assert "언어 모델 없이" in answer.text
+    assert "[3, 2, 1] [1]" not in answer.text, "doctest output is code, not a sentence"
 
 
 def _answer(text: str, *citations: Citation) -> Answer:

@@ -128,12 +128,12 @@ async def test_mixed_korean_and_english_is_searched_in_english(make_harness: Mak
     h = make_harness()
     values, _, _ = await h.ask("파이썬에서 list를 reverse 하는 방법?")
     assert values["analysis"].language == "ko"
-    assert h.source.queries[0] == "list reverse python"
+    assert h.source.queries[0] == "python list reverse"
     assert not any(re.search("[가-힣]", q) for q in h.source.queries)
     answer = values["answer"]
     assert answer.language == "ko"
     assert "언어 모델 없이" in answer.text
-    assert "**개념**" in answer.text
+    assert "**출처:**" in answer.text
     assert answer.citations
 
 
@@ -142,11 +142,11 @@ async def test_answer_language_setting_wins_over_the_question_language(
 ) -> None:
     h = make_harness(answer_language="en")
     values, _, _ = await h.ask("파이썬에서 list를 reverse 하는 방법?")
-    assert h.source.queries[0] == "list reverse python"
+    assert h.source.queries[0] == "python list reverse"
     answer = values["answer"]
     assert answer.language == "en"
     assert "without a language model" in answer.text
-    assert "**Concept**" in answer.text
+    assert "**From:**" in answer.text
 
 
 THREE_OR_MORE = {

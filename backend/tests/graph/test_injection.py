@@ -47,7 +47,8 @@ def judge_and_answer(answer_text: str, summary: str = "") -> ScriptedChatModel:
 async def test_injected_evidence_is_not_quoted_by_the_offline_answer(
     make_harness: MakeHarness,
 ) -> None:
-    h = make_harness(source=poisoned_source())
+    # The planted item is the only evidence: its useful sentences are quoted, its orders not.
+    h = make_harness(source=KeywordSource(docs={"poisoned": POISONED}))
     values, _, _ = await h.ask("How do I reverse a list in Python?")
     answer = values["answer"]
     assert any(c.title == "Reversing a list" for c in answer.citations), "the item is still used"

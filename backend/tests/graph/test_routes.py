@@ -6,7 +6,7 @@ import re
 
 from codeweaver_runtime import StaticChatModels
 
-from .conftest import MakeHarness
+from .conftest import DOCS, KeywordSource, MakeHarness
 
 QUESTION = "How do I reverse a list in Python?"
 
@@ -39,15 +39,32 @@ async def test_single_question_is_answered_with_citations_from_evidence(
 
 async def test_follow_up_is_answered_from_history_without_search(make_harness: MakeHarness) -> None:
     h = make_harness()
-    await h.ask(QUESTION)
+    await h.ask("How do I sort a dictionary by value?")
     searched = len(h.source.queries)
     values, nodes, _ = await h.ask("Can you show an example of that?")
     assert values["analysis"].question_type == "clarification"
     assert "answer_with_history" in nodes
     assert not search_ran(nodes)
     assert len(h.source.queries) == searched
-    assert values["answer"].citations, values["answer"].text
+    answer = values["answer"]
+    assert answer.citations, answer.text
+    assert "```python\n>>> d = {'a': 2, 'b': 1}" in answer.text
+    assert not re.search(r"^\s*\[\d+\]\s*$", answer.text, re.MULTILINE), "no bare markers"
     assert len(values["messages"]) == 4
+
+
+async def test_an_example_the_sources_do_not_hold_is_searched_for(
+    make_harness: MakeHarness,
+) -> None:
+    h = make_harness(
+        source=KeywordSource(docs={"slice": DOCS["slice"], "reverse": DOCS["reverse"]})
+    )
+    first, _, _ = await h.ask("What does slicing do to a list?")
+    assert "```" not in first["answer"].text
+    values, nodes, _ = await h.ask("Can you show an example of that?")
+    assert values["analysis"].question_type == "new_topic"
+    assert values["analysis"].standalone_question == "What does slicing do to a list? example"
+    assert search_ran(nodes)
 
 
 async def test_two_questions_get_two_sections(make_harness: MakeHarness) -> None:

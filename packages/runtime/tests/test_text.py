@@ -35,7 +35,10 @@ def test_code_blocks_are_one_sentence() -> None:
 
 def test_korean_questions_get_english_terms() -> None:
     assert english_gloss("파이썬에서 리스트를 뒤집는 방법은?") == "python list reverse"
-    assert english_gloss("딕셔너리를 값으로 정렬하려면?") == "dict dictionary sort sorted value"
+    assert english_gloss("딕셔너리를 값으로 정렬하려면?") == "dictionary dict value sort"
+    # A one-syllable stem counts where a word starts, not inside another word (시키 is not 키).
+    assert english_gloss("예외를 직접 발생시키려면") == "exception raise"
+    assert english_gloss("16진수 문자열을 int로") == "hexadecimal hex string int"
     assert english_gloss("How do I sort a dict?") == ""
 
 

@@ -13,7 +13,7 @@ from codeweaver_runtime.testing import HashEmbedder, ScriptedChatModel
 from codeweaver_schema import Analysis, Evidence, SourceName
 from codeweaver_search import SearchContext, build_search_graph, fresh_search_fields
 from codeweaver_search.prompts import BEGIN, END, SYSTEM_PROMPT, Assessment
-from codeweaver_search.sources import LocalCorpusSource, SourceError
+from codeweaver_search.sources import LocalCorpusSource, PartialResults, SourceError
 
 from .helpers import FakeSource, fixed, make_evidence
 
@@ -32,6 +32,12 @@ def on_topic(source: SourceName, key: str = "a") -> Evidence:
         key,
         "Reverse a list in Python with list.reverse() or slicing. ```\nitems[::-1]\n```",
         title="Reverse a list in Python",
+    )
+
+
+def titled(title: str) -> Evidence:
+    return make_evidence(
+        "local", title, f"{title}: reverse a list with list.reverse().", title=title
     )
 
 
@@ -256,9 +262,9 @@ async def test_non_english_question_is_searched_with_its_english_terms(
         ctx(search_max_iterations=2, search_sufficiency_threshold=1.01),
         question="파이썬에서 list.reverse() 와 reversed 차이는?",
     )
-    # The sources are asked in English from the first round: the terms the question writes in
-    # Latin script, then the glossary's English for its Korean words.
-    assert sources["docs"].queries[0] == "list.reverse reversed python"
+    # The sources are asked in English from the first round: the question's words in its
+    # order, Latin-script terms as written and the glossary's English for the Korean ones.
+    assert sources["docs"].queries[0] == "python list.reverse reversed difference"
     assert all(not re.search("[가-힣]", q) for q in sources["docs"].queries)
     # The refinement does not repeat the English query; it tries another strategy.
     assert sources["docs"].queries[1] != sources["docs"].queries[0]
@@ -292,13 +298,19 @@ def test_fresh_fields_bypass_the_reducers() -> None:
     assert all(key.startswith("search_") for key in fresh)
 
 
-async def test_seeding_does_not_count_against_the_search_budget(embedder: HashEmbedder) -> None:
-    class SlowSeedCorpus(FakeCorpus):
-        async def ensure_seeded(self) -> int:
+async def test_loading_the_reference_does_not_count_against_the_search_budget(
+    embedder: HashEmbedder,
+) -> None:
+    class SlowReference:
+        async def warm_up(self) -> object:
             await asyncio.sleep(0.4)
-            return await super().ensure_seeded()
+            return self
 
-    sources: dict[SourceName, Any] = {"local": LocalCorpusSource(SlowSeedCorpus)}
+        async def search(self, query: str, *, k: int) -> list[Evidence]:
+            return [titled("reference")]
+
+    local = LocalCorpusSource(EmptyCorpus, reference=SlowReference())
+    sources: dict[SourceName, Any] = {"local": local}
     graph = build_search_graph(models=OFFLINE, sources=sources, embedder=embedder)
     out = await run(
         graph, ctx(search_sources=["local"], search_max_iterations=1, search_source_timeout_s=0.2)
@@ -412,28 +424,67 @@ async def test_injected_instructions_stay_inside_the_data_block(embedder: HashEm
 
 class FakeCorpus:
     def __init__(self) -> None:
-        self.seeded = 0
         self.searched: list[tuple[str, int, bool]] = []
-
-    async def ensure_seeded(self) -> int:
-        self.seeded += 1
-        return 3
 
     async def search(self, query: str, *, k: int = 8, neighbours: bool = True) -> list[Evidence]:
         self.searched.append((query, k, neighbours))
-        return [on_topic("local", "chunk")]
+        return [titled("chunk")]
 
 
-async def test_local_source_seeds_once_and_expands_neighbours() -> None:
-    corpus = FakeCorpus()
-    local = LocalCorpusSource(lambda: corpus)
+class EmptyCorpus:
+    async def search(self, query: str, *, k: int = 8, neighbours: bool = True) -> list[Evidence]:
+        return []
+
+
+class FixedReference:
+    def __init__(self) -> None:
+        self.warmed = 0
+
+    async def warm_up(self) -> object:
+        self.warmed += 1
+        return self
+
+    async def search(self, query: str, *, k: int) -> list[Evidence]:
+        return [titled("reference unit")]
+
+
+async def test_local_source_searches_the_reference_and_the_ingested_documents() -> None:
+    corpus, reference = FakeCorpus(), FixedReference()
+    local = LocalCorpusSource(lambda: corpus, reference=reference)
     await local.warm_up()
     for _ in range(2):
         found = await local.search("reverse", intent="learning", language="en", limit=4)
-        assert found
-        assert found[0].source == "local"
-    assert corpus.seeded == 1
+        assert [e.title for e in found] == ["reference unit", "chunk"]
     assert corpus.searched == [("reverse", 4, True), ("reverse", 4, True)]
+
+
+async def test_a_locked_store_still_returns_the_reference_and_says_why() -> None:
+    def locked() -> FakeCorpus:
+        raise RuntimeError("Storage folder is already accessed by another instance")
+
+    local = LocalCorpusSource(locked, reference=FixedReference())
+    await local.warm_up()
+    with pytest.raises(PartialResults) as partial:
+        await local.search("reverse", intent="learning", language="en", limit=4)
+    assert [e.title for e in partial.value.found] == ["reference unit"]
+    assert "already accessed by another instance" in partial.value.message
+
+
+async def test_a_locked_store_is_reported_next_to_the_reference_evidence(
+    embedder: HashEmbedder,
+) -> None:
+    def locked() -> FakeCorpus:
+        raise RuntimeError("Storage folder is already accessed by another instance")
+
+    sources: dict[SourceName, Any] = {
+        "local": LocalCorpusSource(locked, reference=FixedReference())
+    }
+    graph = build_search_graph(models=OFFLINE, sources=sources, embedder=embedder)
+    out = await run(graph, ctx(search_sources=["local"], search_max_iterations=1))
+    assert [e.title for e in out["evidence"]] == ["reference unit"]
+    [error] = out["errors"]
+    assert (error.source, error.kind) == ("local", "store")
+    assert "ingested documents were not searched" in error.message
 
 
 async def test_local_store_failure_becomes_a_source_error() -> None:

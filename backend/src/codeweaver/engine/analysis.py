@@ -13,6 +13,7 @@ import numpy as np
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from codeweaver.engine.questions import prose_only
+from codeweaver_corpus.pydocs import DOCS_URL
 from codeweaver_runtime import Embedder
 from codeweaver_runtime.text import (
     collapse_whitespace,
@@ -41,6 +42,14 @@ _FOLLOW_UP = re.compile(
     r"|그게|그건|왜 그런",
     re.IGNORECASE,
 )
+_FROM_SOURCES = re.compile(
+    r"\bexamples?\b|\bcode\b|\bsnippet\b|\bsample\b|\bshow me\b|\bshow (an?|the|some)\b"
+    r"|\belaborate|\bexplain\b|more detail|in more depth|\bclarify|what do you mean"
+    r"|what does (that|it|this) mean|\brephrase|\bsimpler\b|예시|예제|코드|자세히|무슨 뜻|설명",
+    re.IGNORECASE,
+)
+"""Follow-ups the earlier answer's sources can answer: an example, more explanation."""
+_WANTS_CODE = re.compile(r"example|code|snippet|sample|예시|예제|코드", re.IGNORECASE)
 _ANAPHORA = re.compile(
     r"^(and |but |so )?(it|its|that|this|those|these|they|them|what about|how about)\b"
     r"|\b(it|that|this one|those|them)\b[?.!]?$",
@@ -256,25 +265,67 @@ async def classify_intent(question: str, embedder: Embedder | None) -> tuple[Int
     return labels[best], f"closest to '{texts[best]}' ({float(sims[best]):.2f})"
 
 
-def classify_turn(question: str, history: Sequence[BaseMessage]) -> tuple[QuestionType, str]:
-    """Clarification (answerable from the thread), new topic in a thread, or independent."""
+EXAMPLE_SEARCH_REASON = "asks for an example that the previous answer's sources do not hold"
+
+
+def _cited_code_available(history: Sequence[BaseMessage]) -> bool:
+    """Whether the last answer shows code or cites documentation units (which carry examples)."""
+    for message in reversed(history):
+        if isinstance(message, AIMessage):
+            citations = message.additional_kwargs.get("citations", [])
+            documented = any(str(c.get("url") or "").startswith(DOCS_URL) for c in citations)
+            return "```" in _text(message) or documented
+    return False
+
+
+def leans_on_thread(question: str) -> bool:
+    """Whether a question refers back to the conversation ("show an example", "why is that")."""
+    return bool(_FOLLOW_UP.search(question) or _ANAPHORA.search(question.strip()))
+
+
+def classify_turn(
+    question: str, history: Sequence[BaseMessage], *, offline: bool = False
+) -> tuple[QuestionType, str]:
+    """Clarification (answerable from the thread), new topic in a thread, or independent.
+
+    Without a model (`offline`), the thread can answer only what its cited sources already hold:
+    an example, more of the explanation, what a term meant. Any other follow-up ("why is that
+    faster?"), or an example the sources do not hold, is a new search, made with the earlier
+    question as its context (`analyze_offline`). A model can answer those from the thread.
+    """
     if not any(isinstance(m, AIMessage) for m in history):
         return "independent", "no earlier answer in this thread"
     # Earlier messages were cut to the question limit when asked; their stored text was not.
     earlier = set(content_words(" ".join(_text(m)[:HISTORY_MESSAGE_CHARS] for m in history)))
     new_words = [w for w in content_words(question) if w not in earlier]
-    follow_up = bool(_FOLLOW_UP.search(question))
-    leans_back = bool(_ANAPHORA.search(question.strip()))
-    if (follow_up or leans_back) and len(new_words) <= 3:
-        return "clarification", "refers back to the previous answer and adds little that is new"
+    if leans_on_thread(question) and len(new_words) <= 3:
+        if not offline:
+            return "clarification", "refers back to the previous answer and adds little that is new"
+        if _WANTS_CODE.search(question) and not _cited_code_available(history):
+            return "new_topic", EXAMPLE_SEARCH_REASON
+        if _FROM_SOURCES.search(question):
+            return "clarification", "asks for more of what the previous answer's sources hold"
+        return "new_topic", "refers back to the previous answer but asks something it did not say"
     return "new_topic", f"brings new terms to the thread: {', '.join(new_words[:5]) or 'none'}"
 
 
 async def analyze_offline(
-    question: str, history: Sequence[BaseMessage], embedder: Embedder | None
+    question: str,
+    history: Sequence[BaseMessage],
+    embedder: Embedder | None,
+    *,
+    offline_answer: bool = True,
 ) -> Analysis:
-    """The deterministic analysis of the offline engine; without an embedder, rules only."""
-    question_type, type_reason = classify_turn(question, history)
+    """The deterministic analysis of the offline engine; without an embedder, rules only.
+
+    Args:
+        question: This turn's question.
+        history: The thread before it.
+        embedder: Classifies the intent by meaning; None: by rules only.
+        offline_answer: No answer model will write the answer, so a follow-up goes to the thread
+            only when its sources can answer it (see `classify_turn`).
+    """
+    question_type, type_reason = classify_turn(question, history, offline=offline_answer)
     intent, intent_reason = await classify_intent(question, embedder)
     prose = prose_only(question).strip()
     raised = exception_line(question)
@@ -293,10 +344,12 @@ async def analyze_offline(
         intent, intent_reason = "code_review", "code without a question: reviewed"
     else:
         standalone = canonical_question(prose)
-    depends_on_thread = question_type == "new_topic" and bool(_ANAPHORA.search(question.strip()))
+    depends_on_thread = question_type == "new_topic" and leans_on_thread(question)
     if depends_on_thread:
         before = previous_question(history)
-        if before:
+        if before and type_reason == EXAMPLE_SEARCH_REASON:
+            standalone = f"{canonical_question(before)} example"
+        elif before:
             standalone = f"{standalone} (about: {canonical_question(before)})"
     should_cache = (
         question_type != "clarification"

@@ -1,98 +1,101 @@
-"""The offline engine's answer: the best sentences and code of the evidence, cited.
+"""The offline engine's answer: the API or passage that answers, quoted and cited, or a decline.
 
 Nothing here is invented: every cited sentence and code block is quoted from the evidence item
-its `[n]` points to, which is why an offline answer always passes the grounding check. The
-intent decides the sections (debugging: cause, fix, verification; learning: concept, example,
-pitfalls; code review: findings by severity).
+its `[n]` points to, which is why an offline answer passes the grounding check. What matters is
+choosing what to quote:
+
+- The best evidence decides, and only when it is relevant enough (`RELEVANCE_FLOOR`, calibrated
+  on real Stack Overflow questions by `codeweaver eval answers`). Below the floor, or for a
+  question about a technology the corpus does not cover (`scope.py`), the engine declines
+  (`decline.py`): an honest "I could not find it" beats a confident quote that does not answer.
+- An API entry leads with the API as code (its signature), then its description, an example
+  that uses it (from its entry, else from another item of the evidence), and at most one close
+  alternative, itself explained.
+- A passage (a tutorial or FAQ section, a Stack Overflow answer, the user's own documents) gives
+  its sentences that best match the question and its most relevant code block.
+- An error or traceback gets the debugging layout: what the exception means, then the fix.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from codeweaver.engine.grounding import stems
+from codeweaver.engine.decline import decline
+from codeweaver.engine.scope import scope_of
+from codeweaver_corpus.pydocs import DOCS_VERSION
+from codeweaver_corpus.pydocs.reference import is_reference
 from codeweaver_runtime import Embedder
 from codeweaver_runtime.text import (
     collapse_whitespace,
     content_words,
     english_gloss,
     split_sentences,
-    truncate,
 )
-from codeweaver_schema import Analysis, Answer, Citation, Evidence, Intent
+from codeweaver_schema import Analysis, Answer, Citation, ErrorRecord, Evidence, LocalMeta
 from codeweaver_search import addresses_assistant
 
-MAX_ITEMS = 4
-MAX_SENTENCES_PER_ITEM = 60
+RELEVANCE_FLOOR = 0.62
+"""Relevance (cosine scale) below which the best evidence is not quoted as an answer.
+
+Chosen on the curve `codeweaver eval answers --floors` prints for the Stack Overflow dev
+questions (accuracy against wrong-answer rate), at the point that keeps the wrong rate under the
+target with margin; see docs/ANSWERS.md for the curve and the held-out figures."""
+ALTERNATIVE_MARGIN = 0.05
+"""A second API is offered only when its relevance is this close to the first's."""
+MAX_SENTENCES = 3
+MAX_EXAMPLE_LINES = 14
 
 _FENCED = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 _TABLE_BORDER = re.compile(r"^\s*[+|]?[-=+]{3,}[-=+|\s]*$")
 _ROLE = re.compile(r":[\w:.-]+:`~?([^`<]*?)(?:\s*<[^>]*>)?`")
 _DOUBLE_BACKTICK = re.compile(r"``([^`]+)``")
-_QUOTED_CODE = re.compile(r'"([A-Za-z_][\w.]*(?:\(\))?)"')
 _FOOTNOTE = re.compile(r"\(\d+\)")
+_WORD = re.compile(r"[A-Za-z가-힣]{2,}")
+_VERSION_NOTE = re.compile(r"^(New in version|Changed in version|Deprecated since version)")
+_EXCEPTION_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\b")
 _CODE_START = re.compile(
     r"^\s*(>>>|\.\.\.|import |from \S+ import|def |class |return\b|for .* in .*:|while .*:|"
     r"if .*:|elif |else:|try:|except|with .*:|@\w+|#|//|\$ )"
 )
 _CODE_INSIDE = re.compile(r"\s(=|==|\+=|-=|!=|:=|->)\s|;\s*$|\w\[[^\]]*\]\s*=|^\s*\w+\(.*\)\s*$")
-_PITFALL = re.compile(
-    r"\b(note|warning|beware|careful|caution|never|must|only|however|instead|in place|"
-    r"returns? None|mutable|deprecated|not\b)",
-    re.IGNORECASE,
-)
-_CAUSE = re.compile(
-    r"\b(because|when|if|raised|raises|occurs|happens|caused|error|exception)\b", re.I
-)
-_FIX = re.compile(r"\b(use|instead|should|can|to avoid|fix|call|pass|set|replace|try)\b", re.I)
-_HIGH = re.compile(
-    r"\b(security|unsafe|vulnerab\w*|injection|data loss|never|must not|deprecated)\b", re.I
-)
-_MEDIUM = re.compile(
-    r"\b(should|avoid|instead|performance|slow|inefficient|error-prone|bug)\b", re.I
-)
 
 OFFLINE_NOTE = {
-    "en": "_Answered offline, without a language model: the text below is quoted from the "
-    "sources it cites._",
+    "en": "_Answered offline, without a language model: quoted from the sources cited._",
     "ko": "_언어 모델 없이 오프라인으로 답변했습니다. 아래 내용은 인용한 출처에서 그대로 "
     "가져온 것입니다 (출처는 영어입니다)._",
 }
+DOCS_NOTE = {
+    "en": "_The Python documentation quoted is version {docs}; you are running Python {running}, "
+    "so check the {running} documentation for changes._",
+    "ko": "_인용한 파이썬 문서는 {docs} 버전입니다. 실행 중인 파이썬은 {running}이므로 "
+    "{running} 문서에서 바뀐 점을 확인하세요._",
+}
 HEADINGS: dict[str, dict[str, str]] = {
     "en": {
-        "concept": "Concept",
+        "use": "Use",
         "example": "Example",
-        "pitfalls": "Pitfalls",
-        "cause": "Likely cause",
+        "also": "Also",
+        "from": "From",
+        "cause": "What the error means",
         "fix": "Fix",
-        "verify": "Verify",
-        "findings": "Findings",
-        "high": "High",
-        "medium": "Medium",
-        "low": "Low",
-        "verify_text": "Run the failing code again after the change; the error should no "
-        "longer appear. If it does, compare your code with the cited example line by line.",
-        "none": "I found no evidence for this question in the enabled sources, so I will not "
-        "guess. Try rephrasing it, naming the library and version, or ingest your own docs.",
+        "verify": "Check",
+        "verify_text": "Run the failing code again after the change; the error should be gone.",
+        "review": "Notes from the documentation on what your code uses",
     },
     "ko": {
-        "concept": "개념",
+        "use": "사용할 API",
         "example": "예제",
-        "pitfalls": "주의할 점",
-        "cause": "가능한 원인",
+        "also": "다른 방법",
+        "from": "출처",
+        "cause": "오류의 의미",
         "fix": "해결 방법",
         "verify": "확인",
-        "findings": "발견 사항",
-        "high": "높음",
-        "medium": "중간",
-        "low": "낮음",
-        "verify_text": "수정한 뒤 실패하던 코드를 다시 실행해 오류가 사라졌는지 확인하세요. "
-        "여전히 발생하면 인용된 예제와 한 줄씩 비교해 보세요.",
-        "none": "활성화된 출처에서 이 질문에 대한 근거를 찾지 못해 추측하지 않겠습니다. "
-        "라이브러리와 버전을 명시해 다시 질문하거나 문서를 직접 추가(ingest)해 보세요.",
+        "verify_text": "수정한 뒤 실패하던 코드를 다시 실행해 오류가 사라졌는지 확인하세요.",
+        "review": "코드가 사용하는 API에 대한 문서 내용",
     },
 }
 
@@ -101,12 +104,14 @@ def _headings(language: str) -> dict[str, str]:
     return HEADINGS.get(language, HEADINGS["en"])
 
 
-@dataclass
-class _Unit:
-    item: int
-    text: str
-    is_code: bool
-    score: float = 0.0
+def offline_note(language: str, evidence: list[Evidence] | None = None) -> str:
+    """The line that says the answer was quoted, not generated, and from which docs version."""
+    note = OFFLINE_NOTE.get(language, OFFLINE_NOTE["en"])
+    running = f"{sys.version_info.major}.{sys.version_info.minor}"
+    if evidence and running != DOCS_VERSION and any(is_reference(e) for e in evidence):
+        template = DOCS_NOTE.get(language, DOCS_NOTE["en"])
+        note += "\n" + template.format(docs=DOCS_VERSION, running=running)
+    return note
 
 
 @dataclass
@@ -123,6 +128,12 @@ class _Citations:
         ordered = sorted(self.numbers.items(), key=lambda kv: kv[1])
         return [Citation.of(n, self.evidence[item]) for item, n in ordered]
 
+    def cited(self) -> list[Evidence]:
+        return [self.evidence[item] for item in self.numbers]
+
+
+# --- reading evidence ------------------------------------------------------------------------
+
 
 def _table_rows(lines: list[str]) -> list[str]:
     """Grid-table rows as 'cell — cell', continuation lines folded into the row above."""
@@ -137,7 +148,7 @@ def _table_rows(lines: list[str]) -> list[str]:
 
 
 def plain(text: str) -> str:
-    """The text with reST roles and grid tables reduced to readable prose; code untouched."""
+    """Text with reST roles and grid tables reduced to readable prose; code untouched."""
     out: list[str] = []
     table: list[str] = []
     for line in text.splitlines():
@@ -154,11 +165,7 @@ def plain(text: str) -> str:
     out += _table_rows(table)
     joined = "\n".join(out)
     joined = _ROLE.sub(r"`\1`", joined)
-    joined = _DOUBLE_BACKTICK.sub(r"`\1`", joined)
-    # pydoc renders code as "name()": show it as code when it is clearly an identifier.
-    return _QUOTED_CODE.sub(
-        lambda m: f"`{m.group(1)}`" if re.search(r"[_.(]", m.group(1)) else m.group(0), joined
-    )
+    return _DOUBLE_BACKTICK.sub(r"`\1`", joined)
 
 
 def _is_code_line(line: str) -> bool:
@@ -176,10 +183,12 @@ def _looks_like_code(lines: list[str]) -> bool:
     return coded / len(lines) >= 0.6 and prose == 0
 
 
-def _doctests(text: str) -> list[str]:
-    blocks: list[str] = []
+def code_blocks(text: str) -> list[str]:
+    """Fenced blocks, doctest sessions, and indented blocks that read as code, not prose."""
+    blocks = [b.strip("\n") for b in _FENCED.findall(text)]
+    rest = _FENCED.sub("\n", text)
     current: list[str] = []
-    for line in text.splitlines():
+    for line in rest.splitlines():
         stripped = line.strip()
         if stripped.startswith(">>>") or (current and stripped and not stripped.startswith("|")):
             current.append(stripped)
@@ -188,14 +197,6 @@ def _doctests(text: str) -> list[str]:
             current = []
     if current:
         blocks.append("\n".join(current))
-    return blocks
-
-
-def code_blocks(text: str) -> list[str]:
-    """Fenced blocks, doctest sessions, and indented blocks that read as code, not prose."""
-    blocks = [b.strip("\n") for b in _FENCED.findall(text)]
-    rest = _FENCED.sub("\n", text)
-    blocks += _doctests(rest)
     run: list[str] = []
 
     def flush() -> None:
@@ -226,169 +227,308 @@ def _prose(text: str) -> str:
     return "\n".join(kept)
 
 
-def _units(evidence: list[Evidence]) -> list[_Unit]:
-    units: list[_Unit] = []
-    for i, ev in enumerate(evidence):
-        text = plain(ev.content)
-        # Sentences that give orders to an AI reader are injected text, not an answer.
-        sentences = [
-            s
-            for s in split_sentences(_prose(text))
-            if 4 <= len(s.split()) <= 80 and not s.startswith("```") and not addresses_assistant(s)
-        ][:MAX_SENTENCES_PER_ITEM]
-        units.extend(_Unit(i, collapse_whitespace(s), False) for s in sentences)
-        blocks = [b for b in code_blocks(text) if not addresses_assistant(b)]
-        units.extend(_Unit(i, block, True) for block in blocks[:6])
-    return units
+def sentences_of(evidence: Evidence) -> list[str]:
+    """The quotable sentences of an item: prose, not code, version notes or injected orders."""
+    found = []
+    for sentence in split_sentences(_prose(plain(evidence.content))):
+        flat = collapse_whitespace(sentence)
+        if (
+            len(_WORD.findall(flat)) >= 3
+            and len(flat.split()) <= 80
+            and not flat.startswith("```")
+            and not _VERSION_NOTE.match(flat)
+            and not addresses_assistant(flat)
+        ):
+            found.append(flat)
+    return found
 
 
-def _without_injection(text: str) -> str:
-    """The text on one line, without the sentences that give orders to an AI reader."""
-    kept = [s for s in split_sentences(text) if not addresses_assistant(s)]
-    return collapse_whitespace(" ".join(kept))
+def _api_parts(evidence: Evidence) -> tuple[list[str], str]:
+    """An API entry's signatures and the description after them."""
+    match = re.match(r"```\n(.*?)\n```\n*(.*)", evidence.content, flags=re.DOTALL)
+    if not match:
+        return [], evidence.content
+    return match.group(1).splitlines(), match.group(2)
 
 
-async def _score(question: str, units: list[_Unit], embedder: Embedder | None) -> None:
-    if not units:
-        return
+def _short_name(api: str) -> str:
+    return api.rsplit(".", 1)[-1]
+
+
+_BUILTIN_TYPES = frozenset(
+    {"str", "bytes", "bytearray", "list", "dict", "set", "frozenset", "tuple", "int", "float"}
+    | {"complex", "memoryview", "object", "range", "type"}
+)
+
+
+def _call_form(evidence: Evidence, api: str) -> str:
+    """How code uses the API: `os.remove` for a module's function, `.strftime` for a method.
+
+    An entry's signature names a method with its class (`datetime.strftime(format)`), not with
+    the module that qualifies the API's name; built-in types' methods read `str.replace(...)`.
+    """
+    signatures, _ = _api_parts(evidence)
+    called = signatures[0].split("(", 1)[0].strip() if signatures else api
+    owner = api.rsplit(".", 1)[0] if "." in api else ""
+    if called != api or owner in _BUILTIN_TYPES:
+        return "." + _short_name(api)
+    return api
+
+
+def _uses(block: str, form: str) -> bool:
+    """Whether a code block uses an API in its call form (see `_call_form`)."""
+    if form.startswith("."):
+        return re.search(rf"{re.escape(form)}\b", block) is not None
+    short = re.escape(_short_name(form))
+    qualified = rf"(?<![\w.]){re.escape(form)}\b"
+    bare = rf"(?<![\w.]){short}\s*\(" if "." not in form else qualified
+    return re.search(f"{qualified}|{bare}", block) is not None
+
+
+def _example(block: str) -> str:
+    lines = block.splitlines()
+    if len(lines) > MAX_EXAMPLE_LINES:
+        lines = [*lines[:MAX_EXAMPLE_LINES], "..."]
+    return "\n".join(lines)
+
+
+# --- scoring ---------------------------------------------------------------------------------
+
+
+def _relevance(evidence: Evidence) -> float:
+    return evidence.rerank_score if evidence.rerank_score is not None else evidence.score
+
+
+async def _rank_texts(basis: str, texts: list[str], embedder: Embedder | None) -> list[float]:
+    """Similarity of each text to the question: embedding cosine plus shared words."""
+    if not texts:
+        return []
+    asked = set(content_words(basis))
+    overlap = [len(asked & set(content_words(t))) / max(len(asked), 1) for t in texts]
     if embedder is None:
-        # Without an embedder, shared words alone rank the sentences.
-        sims = np.zeros(len(units))
-    else:
-        vectors = await embedder.embed([question, *(u.text[:600] for u in units)])
-        sims = vectors[1:] @ vectors[0]
-    asked = set(content_words(question))
-    for unit, sim in zip(units, np.asarray(sims), strict=True):
-        overlap = len(asked & set(content_words(unit.text))) / max(len(asked), 1)
-        # Earlier (better ranked) evidence gets a small edge over later items.
-        unit.score = float(sim) + 0.25 * overlap - 0.02 * unit.item
+        return overlap
+    vectors = await embedder.embed([basis, *(t[:600] for t in texts)])
+    sims = np.asarray(vectors[1:] @ vectors[0], dtype=np.float64)
+    return [float(s) + 0.25 * o for s, o in zip(sims, overlap, strict=True)]
 
 
-def _best(
-    units: list[_Unit],
-    k: int,
-    *,
-    used: set[str],
-    pattern: re.Pattern[str] | None = None,
-    min_score: float = 0.15,
-) -> list[_Unit]:
-    chosen: list[_Unit] = []
-    for unit in sorted(units, key=lambda u: u.score, reverse=True):
-        if unit.is_code or unit.text in used or unit.score < min_score:
-            continue
-        if pattern is not None and not pattern.search(unit.text):
-            continue
-        if any(_near_duplicate(unit.text, c.text) for c in chosen):
-            continue
-        chosen.append(unit)
-        used.add(unit.text)
-        if len(chosen) == k:
-            break
-    return chosen
-
-
-def _near_duplicate(a: str, b: str) -> bool:
-    wa, wb = set(content_words(a)), set(content_words(b))
-    return bool(wa and wb) and len(wa & wb) / min(len(wa), len(wb)) > 0.8
-
-
-def _best_code(units: list[_Unit], question: str) -> _Unit | None:
-    asked = stems(content_words(question))
-    related = [u for u in units if u.is_code and asked & stems(content_words(u.text))]
-    return max(related, key=lambda u: u.score) if related else None
-
-
-def _severity(text: str) -> str:
-    if _HIGH.search(text):
-        return "high"
-    return "medium" if _MEDIUM.search(text) else "low"
-
-
-def _sentence_lines(units: list[_Unit], cites: _Citations) -> list[str]:
-    return [f"- {u.text} {cites.cite(u.item)}" for u in units]
-
-
-def _code_line(unit: _Unit, cites: _Citations) -> list[str]:
-    return [f"```\n{unit.text}\n```", f"{cites.cite(unit.item)}"]
-
-
-def _compose(
-    intent: Intent, question: str, units: list[_Unit], cites: _Citations, h: dict[str, str]
+async def _best_sentences(
+    basis: str, sentences: list[str], embedder: Embedder | None, k: int
 ) -> list[str]:
-    used: set[str] = set()
-    out: list[str] = []
-    code = _best_code(units, question)
-    if intent == "debugging":
-        cause = _best(units, 2, used=used, pattern=_CAUSE) or _best(units, 1, used=used)
-        fix = _best(units, 2, used=used, pattern=_FIX)
-        out += [f"**{h['cause']}**", *_sentence_lines(cause, cites)]
-        if fix or code:
-            out += ["", f"**{h['fix']}**", *_sentence_lines(fix, cites)]
-            if code:
-                out += _code_line(code, cites)
-        out += ["", f"**{h['verify']}**", h["verify_text"]]
-    elif intent == "code_review":
-        findings = _best(units, 5, used=used)
-        out.append(f"**{h['findings']}**")
-        for level in ("high", "medium", "low"):
-            group = [u for u in findings if _severity(u.text) == level]
-            if group:
-                out += [
-                    f"- _{h[level]}_:",
-                    *(f"  {line}" for line in _sentence_lines(group, cites)),
-                ]
-    else:
-        concept = _best(units, 3, used=used)
-        out += [f"**{h['concept']}**", *_sentence_lines(concept, cites)]
-        if code:
-            out += ["", f"**{h['example']}**", *_code_line(code, cites)]
-        pitfalls = _best(units, 2, used=used, pattern=_PITFALL, min_score=0.25)
-        if pitfalls:
-            out += ["", f"**{h['pitfalls']}**", *_sentence_lines(pitfalls, cites)]
+    """The k sentences that match the question best, in their original order."""
+    scores = await _rank_texts(basis, sentences, embedder)
+    best = sorted(range(len(sentences)), key=lambda i: -scores[i])[:k]
+    return [sentences[i] for i in sorted(best)]
+
+
+# --- composing -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Draft:
+    basis: str
+    language: str
+    evidence: list[Evidence]
+    embedder: Embedder | None
+    cites: _Citations
+
+    @property
+    def h(self) -> dict[str, str]:
+        return _headings(self.language)
+
+
+def _api_evidence(evidence: list[Evidence]) -> list[tuple[int, str]]:
+    return [
+        (i, e.meta.api)
+        for i, e in enumerate(evidence)
+        if isinstance(e.meta, LocalMeta) and e.meta.api
+    ]
+
+
+async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
+    h, evidence = draft.h, draft.evidence
+    primary = evidence[item]
+    signatures, description = _api_parts(primary)
+    mark = draft.cites.cite(item)
+    sentences = [s for s in sentences_of(primary.model_copy(update={"content": description}))]
+    lead = sentences[:1]
+    more = await _best_sentences(draft.basis, sentences[1:], draft.embedder, MAX_SENTENCES - 1)
+    out = [f"**{h['use']} `{api}`** {mark}", "", "```python", *signatures[:3], "```"]
+    if lead or more:
+        out += ["", " ".join([*lead, *more]) + f" {mark}"]
+    example = await _example_for(draft, item, api)
+    if example is not None:
+        where, block = example
+        out += ["", f"**{h['example']}** {draft.cites.cite(where)}", "```python", block, "```"]
+    alternative = _alternative(evidence, item, api)
+    if alternative is not None:
+        other, other_api = alternative
+        other_signatures, other_description = _api_parts(evidence[other])
+        summary = sentences_of(evidence[other].model_copy(update={"content": other_description}))
+        line = f"**{h['also']}:** `{other_signatures[0] if other_signatures else other_api}`"
+        if summary:
+            line += f" — {summary[0]}"
+        out += ["", f"{line} {draft.cites.cite(other)}"]
     return out
 
 
-async def extractive_answer(
-    question: str, analysis: Analysis, evidence: list[Evidence], embedder: Embedder | None
-) -> Answer:
-    """Assemble a cited answer from the best evidence, without a language model.
+async def _example_for(draft: _Draft, item: int, api: str) -> tuple[int, str] | None:
+    """A code block that uses the API: from its own entry first, else from other evidence."""
+    form = _call_form(draft.evidence[item], api)
+    candidates: list[tuple[int, str]] = []
+    for i, e in enumerate(draft.evidence):
+        signatures = "\n".join(_api_parts(e)[0])
+        for block in code_blocks(e.content):
+            if block == signatures or addresses_assistant(block):
+                continue
+            if i == item or _uses(block, form):
+                candidates.append((i, block))
+    if not candidates:
+        return None
+    in_entry = [c for c in candidates if c[0] == item]
+    pool = [c for c in in_entry if _uses(c[1], form)] or in_entry or candidates
+    scores = await _rank_texts(f"{draft.basis} {api}", [b for _, b in pool], draft.embedder)
+    # Short examples read best; a long one is cut.
+    best = max(range(len(pool)), key=lambda i: scores[i] - 0.002 * len(pool[i][1]))
+    where, block = pool[best]
+    return where, _example(block)
 
-    Without an embedder (it failed), sentences are ranked by the words they share with the
-    question.
+
+def _alternative(evidence: list[Evidence], item: int, api: str) -> tuple[int, str] | None:
+    """Another API for the same task: matched through the same task phrasing, about as well."""
+    meta = evidence[item].meta
+    task = meta.task if isinstance(meta, LocalMeta) else None
+    if task is None:
+        return None
+    first = _relevance(evidence[item])
+    for i, other in _api_evidence(evidence):
+        other_meta = evidence[i].meta
+        if i == item or _short_name(other) == _short_name(api):
+            continue
+        if not isinstance(other_meta, LocalMeta) or other_meta.task != task:
+            continue
+        if _relevance(evidence[i]) >= first - ALTERNATIVE_MARGIN:
+            return i, other
+    return None
+
+
+async def _compose_passage(draft: _Draft, item: int) -> list[str]:
+    h, evidence = draft.h, draft.evidence
+    chosen = evidence[item]
+    mark = draft.cites.cite(item)
+    sentences = await _best_sentences(
+        draft.basis, sentences_of(chosen), draft.embedder, MAX_SENTENCES
+    )
+    out = [f"**{h['from']}:** {_title(chosen)} {mark}"]
+    if sentences:
+        out += ["", *(f"> {s} {mark}" for s in sentences)]
+    blocks = [b for b in code_blocks(chosen.content) if not addresses_assistant(b)]
+    if blocks:
+        scores = await _rank_texts(draft.basis, blocks, draft.embedder)
+        block = blocks[max(range(len(blocks)), key=lambda i: scores[i])]
+        out += ["", "```python", _example(block), "```", mark]
+    return out
+
+
+def _title(evidence: Evidence) -> str:
+    title = re.sub(r"^Python \d+\.\d+ docs: ", "", evidence.title)
+    return "*" + re.sub(r"([*_`\[\]])", r"\\\1", title) + "*"
+
+
+async def _compose_debugging(draft: _Draft, exception: str) -> list[str] | None:
+    """The exception's meaning from its entry, then the best other item as the fix."""
+    h, evidence = draft.h, draft.evidence
+    entries = [(i, api) for i, api in _api_evidence(evidence) if _short_name(api) == exception]
+    if not entries:
+        return None
+    item, api = entries[0]
+    _, description = _api_parts(evidence[item])
+    meaning = sentences_of(evidence[item].model_copy(update={"content": description}))[:2]
+    if not meaning:
+        return None
+    out = [f"**{h['cause']}:** `{api}` — {' '.join(meaning)} {draft.cites.cite(item)}"]
+    rest = [i for i in range(len(evidence)) if i != item and _relevance(evidence[i]) > 0]
+    if rest:
+        fix = rest[0]
+        meta = evidence[fix].meta
+        other_api = meta.api if isinstance(meta, LocalMeta) else None
+        out += ["", f"**{h['fix']}**", ""]
+        if other_api:
+            out += await _compose_api(draft, fix, other_api)
+        else:
+            out += await _compose_passage(draft, fix)
+    out += ["", f"**{h['verify']}:** {h['verify_text']}"]
+    return out
+
+
+def _exception_asked(question: str) -> str | None:
+    found = _EXCEPTION_NAME.findall(question)
+    return found[-1] if found else None
+
+
+async def extractive_answer(
+    question: str,
+    analysis: Analysis,
+    evidence: list[Evidence],
+    embedder: Embedder | None,
+    *,
+    errors: list[ErrorRecord] | None = None,
+    floor: float = RELEVANCE_FLOOR,
+) -> Answer:
+    """Answer from the best evidence, or decline; never a quote that does not answer.
+
+    Args:
+        question: The user's question as asked.
+        analysis: Its analysis (language, intent, standalone question).
+        evidence: The search's evidence, best first.
+        embedder: Ranks sentences and examples by meaning; without it (it failed), by the words
+            they share with the question.
+        errors: The run's failures and skipped sources, told in a decline.
+        floor: The relevance the best evidence needs to be quoted as the answer.
     """
     language = analysis.language
-    h = _headings(language)
-    note = OFFLINE_NOTE.get(language, OFFLINE_NOTE["en"])
-    ranked = sorted(
-        (e for e in evidence if e.content.strip()),
-        key=lambda e: e.rerank_score if e.rerank_score is not None else e.score,
-        reverse=True,
-    )[:MAX_ITEMS]
-    if not ranked:
-        return Answer(
-            text=f"{note}\n\n{h['none']}",
-            intent=analysis.intent,
-            language=language,
-            grounded=False,
-            degraded=True,
-            offline=True,
-        )
-    units = _units(ranked)
-    # Retrieval is in English; a question in another language is matched through the standalone
-    # question, which keeps its English identifiers.
     basis = analysis.standalone_question or question
-    await _score(f"{basis} {english_gloss(basis)}".strip(), units, embedder)
-    cites = _Citations(ranked)
-    body = _compose(analysis.intent, f"{basis} {english_gloss(basis)}", units, cites, h)
-    if not cites.numbers:
-        # Nothing scored well enough: quote the top item's opening instead of saying nothing.
-        opening = _without_injection(plain(ranked[0].content))
-        body = [f"- {truncate(opening, 400)} {cites.cite(0)}"] if opening else [h["none"]]
+    gloss = english_gloss(basis)
+    basis = f"{basis} {gloss}".strip() if gloss else basis
+    scope = scope_of(question)
+    if not scope.covered:
+        return decline(
+            question,
+            analysis,
+            "out_of_scope",
+            errors or [],
+            topic=scope.topic,
+            third_party=scope.third_party,
+        )
+    ranked = sorted(
+        (e for e in evidence if e.content.strip() and not addresses_assistant(e.title)),
+        key=_relevance,
+        reverse=True,
+    )
+    if not ranked:
+        return decline(question, analysis, "no_evidence", errors or [])
+    relevance = _relevance(ranked[0])
+    if relevance < floor:
+        return decline(
+            question, analysis, "below_relevance_floor", errors or [], relevance=relevance
+        )
+    draft = _Draft(basis, language, ranked, embedder, _Citations(ranked))
+    body: list[str] | None = None
+    exception = _exception_asked(question) if analysis.intent == "debugging" else None
+    if exception:
+        body = await _compose_debugging(draft, exception)
+    if body is None:
+        draft.cites = _Citations(ranked)
+        api = ranked[0].meta.api if isinstance(ranked[0].meta, LocalMeta) else None
+        body = await _compose_api(draft, 0, api) if api else await _compose_passage(draft, 0)
+        if analysis.intent == "code_review":
+            body = [f"**{draft.h['review']}**", "", *body]
     return Answer(
-        text="\n".join([note, "", *body]).strip(),
-        citations=cites.build(),
+        text="\n".join([offline_note(language, draft.cites.cited()), "", *body]).strip(),
+        citations=draft.cites.build(),
         intent=analysis.intent,
         language=language,
         grounded=True,
         offline=True,
+        relevance=round(relevance, 4),
     )

@@ -19,7 +19,6 @@ Tenants share one collection; every point carries its tenant and every read filt
 from __future__ import annotations
 
 import asyncio
-import copy
 import hashlib
 import re
 import time
@@ -158,17 +157,8 @@ def evidence_title(title: str, section: str | None) -> str:
     return f"{title} — {section}" if section else title
 
 
-SHARED_TENANT = "_shared"
-"""Whose documents every tenant reads as well as its own: the bundled Python reference, stored
-once rather than once per tenant. No caller can be it (identities never start with "_")."""
-
-
 class DocumentCorpus:
-    """One tenant's view of the local document collection.
-
-    Writes and listings touch the tenant's own documents only; searches read its own and the
-    shared ones (`SHARED_TENANT`).
-    """
+    """One tenant's view of the local document collection: it reads and writes its own only."""
 
     def __init__(
         self,
@@ -191,8 +181,7 @@ class DocumentCorpus:
             client: Async Qdrant client (embedded or server).
             embedder: Computes the dense vectors; its `dimension` sizes the collection.
             collection: Collection name, created on first write.
-            tenant: Whose documents these are; no tenant reads or writes another's (the shared
-                reference documents excepted, which every tenant reads).
+            tenant: Whose documents these are; no tenant reads or writes another's.
             max_chars: Chunk size used when ingesting.
             overlap_chars: Overlap of consecutive chunks when ingesting.
             candidates: How deep each of the two rankings is read before fusion.
@@ -244,13 +233,9 @@ class DocumentCorpus:
         tenant = models.FieldCondition(key="tenant", match=models.MatchValue(value=self.tenant))
         return models.Filter(must=[tenant, *conditions])
 
-    def _readable_tenants(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys((self.tenant, SHARED_TENANT)))
-
     def _readable_filter(self) -> models.Filter:
-        """What a search may see: this tenant's documents and the shared ones."""
-        readable = models.MatchAny(any=list(self._readable_tenants()))
-        return models.Filter(must=[models.FieldCondition(key="tenant", match=readable)])
+        """What a search may see: this tenant's documents."""
+        return self._tenant_filter()
 
     def _is_embedded(self) -> bool:
         options = self._client.init_options
@@ -303,9 +288,8 @@ class DocumentCorpus:
                 )
         self._ready = True
 
-    def _point_id(self, doc_id: str, chunk_index: int, tenant: str | None = None) -> str:
-        owner = self.tenant if tenant is None else tenant
-        digest = hashlib.sha256(f"{owner}\x1f{doc_id}\x1f{chunk_index}".encode()).digest()
+    def _point_id(self, doc_id: str, chunk_index: int) -> str:
+        digest = hashlib.sha256(f"{self.tenant}\x1f{doc_id}\x1f{chunk_index}".encode()).digest()
         return str(uuid.UUID(bytes=digest[:16]))
 
     # --- reads --------------------------------------------------------------------------------
@@ -608,8 +592,7 @@ class DocumentCorpus:
             for index in (meta.chunk_index - 1, meta.chunk_index + 1):
                 if index < 0:
                     continue
-                for owner in self._readable_tenants():
-                    wanted.setdefault(self._point_id(meta.doc_id, index, owner), hit)
+                wanted.setdefault(self._point_id(meta.doc_id, index), hit)
         if not wanted:
             return []
         points = await self._client.retrieve(
@@ -623,7 +606,7 @@ class DocumentCorpus:
                 continue
             payload = dict(point.payload or {})
             same_place = (
-                payload.get("tenant") in self._readable_tenants()
+                payload.get("tenant") == self.tenant
                 and payload.get("doc_id") == hit.meta.doc_id
                 and payload.get("section") == hit.meta.section
                 and payload.get("page") == hit.meta.page
@@ -635,55 +618,6 @@ class DocumentCorpus:
                 taken.add(neighbour.id)
                 found.append(neighbour)
         return found
-
-    # --- seeding ------------------------------------------------------------------------------
-
-    async def ensure_seeded(self) -> int:
-        """Make sure the Python language reference every install carries is searchable.
-
-        It is stored once for all tenants (`SHARED_TENANT`). A tenant's own copy, which earlier
-        versions seeded per tenant, is removed so that results do not repeat.
-
-        Returns:
-            Chunks added; 0 when the shared reference was already there.
-        """
-        reference = python_reference_documents()
-        if self.tenant != SHARED_TENANT:
-            await self.remove({doc.doc_id for doc in reference})
-        shared = self._as_tenant(SHARED_TENANT)
-        if await shared.count() > 0:
-            return 0
-        report = await shared.ingest(reference)
-        return report.chunks_added
-
-    def _as_tenant(self, tenant: str) -> DocumentCorpus:
-        """The same collection and settings, seen as another tenant."""
-        if tenant == self.tenant:
-            return self
-        other = copy.copy(self)
-        other.tenant = tenant
-        return other
-
-
-def python_reference_documents() -> list[SourceDocument]:
-    """The language-reference topics of `pydoc_data` (what `help('topic')` shows) as documents."""
-    from pydoc_data.topics import topics
-
-    docs: list[SourceDocument] = []
-    for key in sorted(topics):
-        text = topics[key].replace("\r\n", "\n")
-        file = f"pydoc_data/topics/{key}"
-        first_line = text.strip().split("\n", 1)[0].strip()
-        docs.append(
-            SourceDocument(
-                doc_id=stable_id("doc", file),
-                file=file,
-                title=first_line or key,
-                text=text,
-                kind="text",
-            )
-        )
-    return docs
 
 
 def _evidence(

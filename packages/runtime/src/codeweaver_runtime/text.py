@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
+from pathlib import Path
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]|[A-Za-z]|\d+(?:\.\d+)*|[\uac00-\ud7a3]+")
+_LATIN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*[A-Za-z0-9_]|[A-Za-z]|\d+(?:\.\d+)*")
 _SENTENCE_END = re.compile(r"(?<=[.!?。？！])\s+(?=[A-Z0-9\"'(\[`\uac00-\ud7a3])")
 
 STOPWORDS = frozenset(
@@ -240,105 +243,65 @@ def truncate(text: str, limit: int) -> str:
     return cut.rstrip() + "…"
 
 
-# Programming vocabulary of Korean questions, by stem: particles attach to the stem
-# ("리스트를", "뒤집는"), so a stem found inside the text is enough. Retrieval and the offline
-# engine work in English; a model, when configured, translates properly.
-KOREAN_GLOSSARY: dict[str, str] = {
-    "파이썬": "python",
-    "자바스크립트": "javascript",
-    "타입스크립트": "typescript",
-    "판다스": "pandas",
-    "넘파이": "numpy",
-    "장고": "django",
-    "리액트": "react",
-    "리스트": "list",
-    "배열": "array",
-    "튜플": "tuple",
-    "딕셔너리": "dict dictionary",
-    "사전": "dictionary",
-    "집합": "set",
-    "문자열": "string str",
-    "정수": "integer int",
-    "실수": "float",
-    "자료형": "type",
-    "타입": "type",
-    "변수": "variable",
-    "함수": "function",
-    "메서드": "method",
-    "메소드": "method",
-    "클래스": "class",
-    "객체": "object",
-    "상속": "inheritance",
-    "모듈": "module",
-    "패키지": "package",
-    "설치": "install",
-    "가져오": "import",
-    "예외": "exception",
-    "에러": "error",
-    "오류": "error",
-    "반복문": "for loop",
-    "반복": "loop iterate",
-    "조건문": "if statement",
-    "뒤집": "reverse",
-    "거꾸로": "reverse",
-    "역순": "reverse order",
-    "정렬": "sort sorted",
-    "합치": "merge concatenate",
-    "병합": "merge",
-    "나누": "split divide",
-    "분할": "split",
-    "제거": "remove",
-    "삭제": "delete",
-    "추가": "add append",
-    "검색": "search find",
-    "찾": "find",
-    "변환": "convert",
-    "바꾸": "change replace",
-    "교체": "replace",
-    "비교": "compare",
-    "복사": "copy",
-    "길이": "length len",
-    "인덱스": "index",
-    "슬라이스": "slice",
-    "슬라이싱": "slicing",
-    "중복": "duplicate",
-    "데코레이터": "decorator",
-    "제너레이터": "generator",
-    "이터레이터": "iterator",
-    "컴프리헨션": "comprehension",
-    "람다": "lambda",
-    "인자": "argument",
-    "매개변수": "parameter",
-    "반환": "return",
-    "출력": "print output",
-    "입력": "input",
-    "형식": "format",
-    "포맷": "format",
-    "인코딩": "encoding",
-    "유니코드": "unicode",
-    "파일": "file",
-    "읽": "read",
-    "쓰기": "write",
-    "경로": "path",
-    "디렉토리": "directory",
-    "폴더": "directory folder",
-    "날짜": "date datetime",
-    "시간": "time",
-    "비동기": "async asyncio",
-    "스레드": "thread",
-    "쓰레드": "thread",
-    "프로세스": "process",
-    "병렬": "parallel",
-    "정규식": "regular expression regex",
-    "정규 표현식": "regular expression regex",
-    "테스트": "test",
-    "값": "value",
-}
+GLOSSARY_FILE = Path(__file__).parent / "data" / "korean_glossary.tsv"
+"""Korean programming vocabulary by stem, with English search terms (see the file's header)."""
+
+
+@cache
+def korean_glossary() -> dict[str, str]:
+    """Stem -> English terms, read once from `GLOSSARY_FILE`."""
+    glossary: dict[str, str] = {}
+    for line in GLOSSARY_FILE.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            stem, _, english = line.partition("\t")
+            glossary[stem.strip()] = english.strip()
+    return glossary
+
+
+@cache
+def _stems_by_first_char() -> dict[str, list[str]]:
+    by_first: dict[str, list[str]] = {}
+    for stem in sorted(korean_glossary(), key=len, reverse=True):
+        by_first.setdefault(stem[0], []).append(stem)
+    return by_first
+
+
+def _is_hangul(ch: str) -> bool:
+    return "\uac00" <= ch <= "\ud7a3"
 
 
 def english_gloss(text: str) -> str:
-    """English programming terms for a question written in Korean; '' for other text."""
+    """English terms for a question written in Korean, in the question's order; '' otherwise.
+
+    The text is read left to right: at each place the longest glossary stem that starts there
+    is taken (particles and endings attach to stems, so 변환하려면 gives 변환, convert), and Latin
+    words (identifiers, library names) are kept where they stand. Retrieval and the offline
+    engine work in English; a model, when configured, translates properly.
+    """
     if detect_language(text) != "ko":
         return ""
-    found = [english for stem, english in KOREAN_GLOSSARY.items() if stem in text]
-    return " ".join(dict.fromkeys(" ".join(found).split()))
+    glossary, by_first = korean_glossary(), _stems_by_first_char()
+    terms: list[str] = []
+    i = 0
+    while i < len(text):
+        # A one-syllable stem counts only where a word starts: 키 (key) is not the end of 시키.
+        starts_word = i == 0 or not _is_hangul(text[i - 1])
+        stem = next(
+            (
+                s
+                for s in by_first.get(text[i], ())
+                if text.startswith(s, i) and (len(s) > 1 or starts_word)
+            ),
+            None,
+        )
+        latin = _LATIN_WORD.match(text, i) if stem is None else None
+        if latin:
+            terms.append(latin.group(0).lower())
+            i = latin.end()
+            continue
+        if stem is not None:
+            terms.extend(glossary[stem].split())
+            i += len(stem)
+        else:
+            i += 1
+    return " ".join(dict.fromkeys(t for t in terms if t not in STOPWORDS))

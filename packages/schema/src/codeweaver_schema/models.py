@@ -140,6 +140,17 @@ class LocalMeta(_Model):
     neighbour_of: str | None = Field(
         default=None, description="Evidence id this chunk was added next to, if expanded."
     )
+    api: str | None = Field(
+        default=None,
+        description="The qualified name of the API this chunk documents (`os.path.getsize`), "
+        "when it is one API's entry of a reference; its content then starts with the API's "
+        "signatures in a code block.",
+    )
+    task: str | None = Field(
+        default=None,
+        description="The task-index phrasing that matched the question, when one decided the "
+        "chunk's score; chunks matched through one task are alternatives of each other.",
+    )
 
 
 EvidenceMeta = Annotated[

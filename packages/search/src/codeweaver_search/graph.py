@@ -38,8 +38,9 @@ from codeweaver_search.state import SearchInput, SearchOutput, SearchState, Sour
 NODE_TIMEOUT_S = 30.0
 """Hard ceiling of one source attempt; the run context's `search_source_timeout_s` is the
 budget a source normally gets, this only catches a source that ignores cancellation of it."""
-SEEDING_TIMEOUT_S = 600.0
-"""Ceiling of the local node, whose first run seeds an empty corpus before searching it."""
+WARM_UP_TIMEOUT_S = 600.0
+"""Ceiling of the local node, whose first run loads the bundled documentation (and, with
+another embedding model than the one it was built with, embeds it once)."""
 RAW_RESPONSE_TTL_S = 3600
 """How long a source's results for a normalised query are reused (not the answer cache)."""
 
@@ -91,7 +92,7 @@ def build_search_graph(
             input_schema=SourceTaskState,
             retry_policy=SOURCE_RETRY,
             timeout=TimeoutPolicy(
-                run_timeout=max(node_timeout_s, SEEDING_TIMEOUT_S)
+                run_timeout=max(node_timeout_s, WARM_UP_TIMEOUT_S)
                 if source == "local"
                 else node_timeout_s
             ),

@@ -101,18 +101,26 @@ async def rank(
     intent: Intent,
     intent_policy: bool,
 ) -> dict[str, float]:
-    """Rerank scores by evidence id: cosine similarity to the question plus the prior.
+    """Rerank scores by evidence id: similarity to the question plus the prior.
 
     Raises:
         EmbeddingError: the embedder failed (the caller falls back to `lexical_rank`).
     """
     if not items:
         return {}
-    vectors = await embedder.embed([question, *(evidence_text(e) for e in items)])
-    similarities = np.asarray(vectors[1:] @ vectors[0], dtype=np.float64)
+    # Local documents come ranked by meaning against this question already (the bundled
+    # documentation with its task index, ingested chunks with their hybrid score): their score
+    # is kept. The others are compared with the question here.
+    others = [e for e in items if e.source != "local"]
+    similarity = {e.id: e.score for e in items if e.source == "local"}
+    if others:
+        query = english_terms(question) or question
+        vectors = await embedder.embed([query, *(evidence_text(e) for e in others)])
+        cosines = np.asarray(vectors[1:] @ vectors[0], dtype=np.float64)
+        similarity |= {e.id: float(c) for e, c in zip(others, cosines, strict=True)}
     return {
-        e.id: round(float(sim) + signal_prior(e, intent, intent_policy=intent_policy), 6)
-        for e, sim in zip(items, similarities, strict=True)
+        e.id: round(similarity[e.id] + signal_prior(e, intent, intent_policy=intent_policy), 6)
+        for e in items
     }
 
 
@@ -193,16 +201,16 @@ def normalise_query(query: str) -> str:
 
 
 def english_terms(question: str) -> str:
-    """The English search terms of a question in another language.
+    """The English search terms of a question in another language, in its order.
 
-    The identifiers and words it writes in Latin script, then the glossary's English for its
+    The identifiers and words it writes in Latin script, and the glossary's English for its
     other words; '' for an English question, or when there are none.
     """
     if detect_language(question) == "en":
         return ""
-    english = [t for t in content_words(question) if t.isascii()]
-    english += english_gloss(question).split()
-    return " ".join(dict.fromkeys(english))
+    return english_gloss(question) or " ".join(
+        dict.fromkeys(t for t in content_words(question) if t.isascii())
+    )
 
 
 def refine(

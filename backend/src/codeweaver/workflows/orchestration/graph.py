@@ -106,7 +106,7 @@ class _Pipeline:
         cache: SemanticCache | None,
     ) -> None:
         collaborators = Collaborators(embedder=embedder)
-        self.analyze = traced("analyze")(make_analyze_node(collaborators))
+        self.analyze = traced("analyze")(make_analyze_node(models, collaborators))
         self.answer = traced("answer")(make_answer_node(models, collaborators))
         self.grade = traced("grade")(make_grade_node(models))
         self.answer_with_history = traced("answer_with_history")(

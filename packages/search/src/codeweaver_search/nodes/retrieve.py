@@ -14,7 +14,7 @@ from codeweaver_schema import ErrorKind, ErrorRecord, SourceName
 from codeweaver_search.context import SearchContext
 from codeweaver_search.nodes.deps import SearchDeps, SourceNode, search_context
 from codeweaver_search.offline import normalise_query
-from codeweaver_search.sources import NeedsWarmUp, SourceError
+from codeweaver_search.sources import NeedsWarmUp, PartialResults, SourceError
 from codeweaver_search.state import SourceTask, SourceTaskState
 
 
@@ -41,7 +41,7 @@ def make_source_node(source: SourceName, deps: SearchDeps) -> SourceNode:
         if client is None:
             raise SourceError(source, "skipped", f"no {source} source is configured")
         if isinstance(client, NeedsWarmUp):
-            # One-time setup (seeding the corpus) is not part of a search's time budget; the
+            # One-time setup (loading the documentation) is not part of a search's time budget; the
             # node's own timeout still bounds it.
             await client.warm_up()
         try:
@@ -53,6 +53,14 @@ def make_source_node(source: SourceName, deps: SearchDeps) -> SourceNode:
             raise SourceError(
                 source, "timeout", f"no answer within {context.search_source_timeout_s:g} s"
             ) from exc
+        except PartialResults as partial:
+            record = ErrorRecord(
+                node=node_name(source),
+                kind=partial.kind,
+                message=f"round {task.iteration}: {partial.message}",
+                source=source,
+            )
+            return {"search_pool": partial.found, "errors": [record]}
         return {"search_pool": found}
 
     return search_source

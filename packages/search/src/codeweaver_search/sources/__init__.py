@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 
+from codeweaver_corpus.pydocs.reference import PythonReference
 from codeweaver_runtime import get_embedder, get_qdrant
 from codeweaver_runtime.corpus import DocumentCorpus
 from codeweaver_runtime.infrastructure import Infrastructure
@@ -13,7 +14,7 @@ from codeweaver_schema import SourceName
 from codeweaver_search.context import MAX_SOURCE_TIMEOUT_S, SearchContext
 from codeweaver_search.sources.base import NeedsWarmUp, RateLimited, Source
 from codeweaver_search.sources.docs import TavilyDocsSource
-from codeweaver_search.sources.errors import SourceError, is_retryable
+from codeweaver_search.sources.errors import PartialResults, SourceError, is_retryable
 from codeweaver_search.sources.github import GitHubCodeSource
 from codeweaver_search.sources.local import Corpus, LocalCorpusSource
 from codeweaver_search.sources.stackoverflow import StackOverflowSource
@@ -23,6 +24,7 @@ __all__ = [
     "GitHubCodeSource",
     "LocalCorpusSource",
     "NeedsWarmUp",
+    "PartialResults",
     "RateLimited",
     "Source",
     "SourceError",
@@ -34,6 +36,7 @@ __all__ = [
 
 _WEB: dict[SourceName, Source] = {}
 _LOCAL: dict[tuple[str, ...], Source] = {}
+_REFERENCES: dict[tuple[str, str], PythonReference] = {}
 _LOCK = threading.Lock()
 
 
@@ -46,13 +49,24 @@ def _corpus_factory(infra: Infrastructure, tenant: str) -> Callable[[], Corpus]:
     return open_corpus
 
 
+def _reference(infra: Infrastructure) -> PythonReference:
+    """The bundled Python documentation, one per embedding model in the process."""
+    model = infra.embedding_model
+    key = (model, str(infra.data_dir))
+    if key not in _REFERENCES:
+        _REFERENCES[key] = PythonReference(
+            lambda: get_embedder(model), cache_dir=infra.data_dir / "reference"
+        )
+    return _REFERENCES[key]
+
+
 def default_sources(
     context: SearchContext, infrastructure: Infrastructure | None = None
 ) -> Mapping[SourceName, Source]:
     """The real sources for a run context, shared by the runs of a process.
 
     They are shared because they hold state that must outlive a run: circuit breakers, the
-    GitHub rate limiter, Stack Exchange backoff and quota, the seeded corpus. The web sources
+    GitHub rate limiter, Stack Exchange backoff and quota, the loaded documentation. The web sources
     are one set per process (the APIs count quotas per key and address, not per CodeWeaver
     user), built with the longest timeout a run may ask for: each search is bounded by its
     run's own `search_source_timeout_s`. The local corpus is one per tenant, since each reads
@@ -72,5 +86,7 @@ def default_sources(
             )
         local = _LOCAL.get(local_key)
         if local is None:
-            local = _LOCAL[local_key] = LocalCorpusSource(_corpus_factory(infra, context.tenant))
+            local = _LOCAL[local_key] = LocalCorpusSource(
+                _corpus_factory(infra, context.tenant), reference=_reference(infra)
+            )
         return {**_WEB, "local": local}

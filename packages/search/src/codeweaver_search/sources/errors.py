@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langgraph.errors import NodeTimeoutError
 
-from codeweaver_schema import ErrorKind, SourceName
+from codeweaver_schema import ErrorKind, Evidence, SourceName
 
 
 class SourceError(Exception):
@@ -32,6 +32,20 @@ class SourceError(Exception):
         self.message = message
         self.retryable = retryable
         self.retry_after = retry_after
+
+
+class PartialResults(SourceError):
+    """A source answered in part: what it found is kept, and the failure recorded beside it.
+
+    Attributes:
+        found: The evidence the source could still return.
+    """
+
+    def __init__(
+        self, source: SourceName, kind: ErrorKind, message: str, *, found: list[Evidence]
+    ) -> None:
+        super().__init__(source, kind, message)
+        self.found = found
 
 
 def is_retryable(exc: Exception) -> bool:

@@ -1,4 +1,11 @@
-"""Documents the user ingested, through the shared `DocumentCorpus` (hybrid search, neighbours)."""
+"""Local documents: the bundled Python documentation and the documents the user ingested.
+
+The bundled documentation (`codeweaver_corpus.pydocs`) is always there and costs no set-up: its
+vectors ship with the package. Ingested documents live in the vector store, opened on first use.
+The two are searched together; when the store fails (for example because another process holds
+the embedded store's lock), the documentation's results still come back, with the store's
+failure reported beside them (`PartialResults`).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from codeweaver_schema import Evidence, Intent
-from codeweaver_search.sources.errors import SourceError
+from codeweaver_search.sources.errors import PartialResults, SourceError
 
 
 class Corpus(Protocol):
@@ -18,19 +25,27 @@ class Corpus(Protocol):
         """Chunks for a query, best first, with their neighbouring chunks."""
         ...
 
-    async def ensure_seeded(self) -> int:
-        """Seed an empty corpus with bundled documentation; returns the chunks added."""
+
+class Reference(Protocol):
+    """What the local source needs from `codeweaver_corpus.pydocs.PythonReference`."""
+
+    async def warm_up(self) -> object:
+        """Load the reference (once)."""
+        ...
+
+    async def search(self, query: str, *, k: int) -> list[Evidence]:
+        """The best units for a query, as evidence."""
         ...
 
 
 @dataclass
 class LocalCorpusSource:
-    """Local documents; the corpus is opened on first use and seeded once per process."""
+    """The bundled reference and the user's ingested documents; the store opens on first use."""
 
     corpus_factory: Callable[[], Corpus]
+    reference: Reference | None = None
     name: Literal["local"] = "local"
     _corpus: Corpus | None = None
-    _seeded: bool = False
     _lock: asyncio.Lock | None = field(default=None, repr=False)
     _lock_loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)
 
@@ -39,34 +54,52 @@ class LocalCorpusSource:
         return None
 
     async def warm_up(self) -> None:
-        """Open the corpus and seed it if empty (first use only).
+        """Load the reference and open the store (first use only).
+
+        A store that cannot be opened is not an error here: the search reports it, next to the
+        reference's results.
 
         Raises:
-            SourceError: the vector store or the embedder failed.
+            SourceError: the reference could not be loaded.
         """
+        if self.reference is not None:
+            try:
+                await self.reference.warm_up()
+            except Exception as exc:
+                raise SourceError("local", "store", f"{type(exc).__name__}: {exc}") from exc
         try:
-            await self._ready()
+            await self._opened()
         except Exception as exc:
-            raise SourceError("local", "store", f"{type(exc).__name__}: {exc}") from exc
+            if self.reference is None:
+                raise SourceError("local", "store", f"{type(exc).__name__}: {exc}") from exc
 
     async def search(
         self, query: str, *, intent: Intent, language: str, limit: int
     ) -> list[Evidence]:
-        """Chunks of ingested documents, with the previous and next chunk of each hit.
+        """The reference's units and the ingested chunks (with their neighbours), best first.
 
         Raises:
-            SourceError: the vector store or the embedder failed.
+            PartialResults: the store failed but the reference answered.
+            SourceError: nothing could be searched.
         """
+        found: list[Evidence] = []
+        if self.reference is not None:
+            try:
+                found = await self.reference.search(query, k=limit)
+            except Exception as exc:
+                raise SourceError("local", "store", f"{type(exc).__name__}: {exc}") from exc
         try:
-            corpus = await self._ready()
-            return await corpus.search(query, k=limit, neighbours=True)
-        except SourceError:
-            raise
+            corpus = await self._opened()
+            found += await corpus.search(query, k=limit, neighbours=True)
         except Exception as exc:
-            raise SourceError("local", "store", f"{type(exc).__name__}: {exc}") from exc
+            message = f"your ingested documents were not searched: {type(exc).__name__}: {exc}"
+            if self.reference is None:
+                raise SourceError("local", "store", message) from exc
+            raise PartialResults("local", "store", message, found=found) from exc
+        return found
 
-    async def _ready(self) -> Corpus:
-        if self._corpus is not None and self._seeded:
+    async def _opened(self) -> Corpus:
+        if self._corpus is not None:
             return self._corpus
         # One lock per event loop: the source outlives loops (tests, Studio, the CLI).
         loop = asyncio.get_running_loop()
@@ -75,7 +108,4 @@ class LocalCorpusSource:
         async with self._lock:
             if self._corpus is None:
                 self._corpus = self.corpus_factory()
-            if not self._seeded:
-                await self._corpus.ensure_seeded()
-                self._seeded = True
         return self._corpus

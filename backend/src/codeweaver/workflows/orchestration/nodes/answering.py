@@ -10,12 +10,13 @@ import re
 import time
 from typing import Any
 
-import numpy as np
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from codeweaver.context import Context, context_of, max_regenerations, run_deadline
-from codeweaver.engine.extractive import OFFLINE_NOTE, extractive_answer
+from codeweaver.engine.decline import source_lines
+from codeweaver.engine.extractive import extractive_answer
+from codeweaver.engine.follow_up import follow_up_answer
 from codeweaver.engine.grounding import (
     MODEL_SUPPORT_THRESHOLD,
     SUPPORT_THRESHOLD,
@@ -36,6 +37,7 @@ from codeweaver.workflows.orchestration.prompts import (
     history_messages,
 )
 from codeweaver.workflows.orchestration.state import MainState, WorkerState
+from codeweaver_corpus.pydocs.index import load_index
 from codeweaver_runtime import (
     ChatModels,
     EmbeddingError,
@@ -44,7 +46,6 @@ from codeweaver_runtime import (
     call_text,
     resolve_chat_models,
 )
-from codeweaver_runtime.text import content_words, split_sentences
 from codeweaver_schema import (
     SOURCE_LABELS,
     Analysis,
@@ -59,18 +60,13 @@ from codeweaver_schema import (
 )
 
 ANSWER_TAG = "codeweaver:answer"
-_MARKER = re.compile(r"\[(\d{1,3})\]")
-_WANTS_CODE = re.compile(r"example|code|snippet|show|예시|예제|코드", re.IGNORECASE)
+NOT_SEARCHED = {"en": "Not searched: ", "ko": "검색하지 못한 곳: "}
 UNGROUNDED_WARNING = "This answer could not be fully checked against its sources ({reason})."
 BUDGET_NOTICE = (
     "This run reached its time budget of {budget:g} s, so {skipped} skipped: the answer uses "
     "what was found by then."
 )
 _ROUND_PREFIX = re.compile(r"^round \d+: ")
-FOLLOW_UP_INTRO = {
-    "en": "Following up on my previous answer:",
-    "ko": "이전 답변에 이어서:",
-}
 
 
 def citations_for(text: str, evidence: list[Evidence]) -> list[Citation]:
@@ -120,13 +116,18 @@ def deliver(answer: Answer, state: MainState, grade: Grade | None = None) -> Ans
     warnings = [w for w in (answer.warning,) if w]
     if grade is not None and not grade.grounded and answer.citations:
         warnings.append(UNGROUNDED_WARNING.format(reason=grade.reason))
-    failures = failure_summary(state.get("errors", []))
+    # A decline already says what failed and what was not searched.
+    failures = None if answer.declined else failure_summary(state.get("errors", []))
     if failures:
         warnings.append(failures)
     text = answer.text
     notices = state.get("notices", [])
     if notices:
         text = "\n".join(f"_{n}_" for n in notices) + "\n\n" + text
+    if not answer.declined and not answer.from_cache:
+        _, skipped = source_lines(state.get("errors", []), answer.language, skipped_only=True)
+        if skipped:
+            text += "\n\n_" + NOT_SEARCHED.get(answer.language, NOT_SEARCHED["en"]) + skipped + "._"
     return answer.model_copy(
         update={
             "text": text,
@@ -188,7 +189,10 @@ def make_answer_node(models: ChatModels | None, collaborators: Collaborators) ->
             except ModelCallError as exc:
                 errors.append(model_error("answer", exc))
         if drafted is None:
-            drafted = await _extractive(question, analysis, evidence, collaborators, ctx, errors)
+            seen = [*state.get("errors", []), *errors]
+            drafted = await _extractive(
+                question, analysis, evidence, collaborators, ctx, errors, seen
+            )
         return {"answer": drafted, "answer_attempts": attempts, "errors": errors}
 
     return answer
@@ -201,12 +205,22 @@ async def _extractive(
     collaborators: Collaborators,
     ctx: Context,
     errors: list[ErrorRecord],
+    seen: list[ErrorRecord],
 ) -> Answer:
     try:
-        return await extractive_answer(question, analysis, evidence, collaborators.embedder(ctx))
+        return await extractive_answer(
+            question,
+            analysis,
+            evidence,
+            collaborators.embedder(ctx),
+            errors=seen,
+            floor=ctx.answer_relevance_floor,
+        )
     except EmbeddingError as exc:
         errors.append(error("answer", "embedding", f"{exc}; sentences ranked by shared words"))
-        return await extractive_answer(question, analysis, evidence, None)
+        return await extractive_answer(
+            question, analysis, evidence, None, errors=seen, floor=ctx.answer_relevance_floor
+        )
 
 
 def make_grade_node(models: ChatModels | None) -> Any:
@@ -293,9 +307,11 @@ def make_answer_with_history_node(models: ChatModels | None, collaborators: Coll
                 errors.append(model_error("answer_with_history", exc))
         offline = text is None
         if text is None:
-            text = await _follow_up_offline(
-                question, previous, analysis.language, collaborators, ctx
+            previous_text = message_text(previous) if previous is not None else None
+            text, added = follow_up_answer(
+                question, previous_text, earlier_citations, analysis.language, load_index
             )
+            earlier_citations = [*earlier_citations, *added]
         by_n = {c.n: c for c in earlier_citations}
         used = [by_n[n] for n in sorted(set(cited_numbers(text))) if n in by_n]
         unresolved = [n for n in cited_numbers(text) if n not in by_n]
@@ -311,38 +327,6 @@ def make_answer_with_history_node(models: ChatModels | None, collaborators: Coll
         return {"answer": final, "messages": [answer_message(final)], "errors": errors}
 
     return answer_with_history
-
-
-async def _follow_up_offline(
-    question: str,
-    previous: AIMessage | None,
-    language: str,
-    collaborators: Collaborators,
-    ctx: Context,
-) -> str:
-    note = OFFLINE_NOTE.get(language, OFFLINE_NOTE["en"])
-    intro = FOLLOW_UP_INTRO.get(language, FOLLOW_UP_INTRO["en"])
-    if previous is None:
-        return f"{note}\n\nThere is no earlier answer in this conversation to follow up on."
-    body = message_text(previous).split("**Sources**")[0]
-    lines = [ln.strip() for ln in body.splitlines() if _MARKER.search(ln) and "```" not in ln]
-    blocks = re.findall(r"```.*?```\s*(?:\[\d+\])?", body, flags=re.DOTALL)
-    if not lines:
-        lines = [s for s in split_sentences(body) if len(s.split()) > 3]
-    try:
-        vectors = await collaborators.embedder(ctx).embed([question, *lines]) if lines else None
-    except EmbeddingError:
-        # The earlier answer's own order is a fair ranking when the embedder is down.
-        vectors = None
-    ranked = lines
-    if vectors is not None:
-        order = np.argsort(-(vectors[1:] @ vectors[0]))
-        ranked = [lines[i] for i in order]
-    chosen = ranked[:3]
-    asked = set(content_words(question))
-    if blocks and (_WANTS_CODE.search(question) or asked & set(content_words(blocks[0]))):
-        chosen.append(blocks[0])
-    return "\n".join([note, "", intro, *chosen])
 
 
 _RENUMBER = re.compile(r"\[(\d{1,3})\]")

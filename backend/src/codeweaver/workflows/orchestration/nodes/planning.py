@@ -171,7 +171,7 @@ def deadline_fields(ctx: Context) -> dict[str, Any]:
     return {"run_deadline": deadline, "search_deadline": deadline}
 
 
-def make_analyze_node(collaborators: Collaborators) -> Any:
+def make_analyze_node(models: ChatModels | None, collaborators: Collaborators) -> Any:
     """The `analyze` node: the question's type in the thread, intent, language, cache key."""
 
     async def analyze(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -184,11 +184,14 @@ def make_analyze_node(collaborators: Collaborators) -> Any:
         errors: list[ErrorRecord] = []
         if analysis is None:
             history, _ = split_turn(state.get("messages", []))
+            offline = resolve_chat_models(models, ctx).for_role("answer") is None
             try:
-                analysis = await analyze_offline(question, history, collaborators.embedder(ctx))
+                analysis = await analyze_offline(
+                    question, history, collaborators.embedder(ctx), offline_answer=offline
+                )
             except EmbeddingError as exc:
                 errors.append(error("analyze", "embedding", f"{exc}; analysed by rules only"))
-                analysis = await analyze_offline(question, history, None)
+                analysis = await analyze_offline(question, history, None, offline_answer=offline)
         if ctx.answer_language:
             analysis = analysis.model_copy(update={"language": ctx.answer_language})
         update: dict[str, Any] = {"analysis": analysis, "errors": errors}

@@ -1,0 +1,142 @@
+"""Follow-ups answered offline from the earlier answer's sources: an example, more explanation.
+
+The earlier answer cited documentation units; a follow-up such as "show an example" or "explain
+that in more detail" is answered from those units (their code, the sentences the earlier answer
+did not quote), and for a unit with no example of its own, from another unit whose code uses the
+API, which is then cited too. Nothing here repeats bare citation markers: every line quotes what
+it cites. What the sources cannot answer went to a new search before reaching here
+(`analysis.classify_turn`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from codeweaver.engine.extractive import code_blocks, offline_note, sentences_of
+from codeweaver_corpus.pydocs.index import DocHit, DocsIndex
+from codeweaver_corpus.pydocs.reference import evidence_of
+from codeweaver_schema import Citation
+
+WANTS_CODE = re.compile(r"example|code|snippet|sample|show|예시|예제|코드", re.IGNORECASE)
+MAX_SENTENCES = 3
+_ANSWER_CODE = re.compile(r"```[^\n]*\n(.*?)```\s*(?:\[(\d{1,3})\])?", re.DOTALL)
+"""A code block of an earlier answer, with the citation marker that follows it."""
+TEXTS = {
+    "en": {
+        "intro": "Following up on my previous answer:",
+        "example": "An example from the documentation",
+        "more": "More from the same sources",
+        "nothing": "The sources of my previous answer hold nothing more on this. Ask it as a "
+        "full question and I will search again.",
+        "none": "There is no earlier answer in this conversation to follow up on.",
+    },
+    "ko": {
+        "intro": "이전 답변에 이어서:",
+        "example": "문서에 있는 예제",
+        "more": "같은 출처의 추가 설명",
+        "nothing": "이전 답변의 출처에는 이에 대한 내용이 더 없습니다. 완전한 질문으로 다시 "
+        "물어보시면 새로 검색하겠습니다.",
+        "none": "이 대화에는 이어서 답할 이전 답변이 없습니다.",
+    },
+}
+
+
+def _texts(language: str) -> dict[str, str]:
+    return TEXTS.get(language, TEXTS["en"])
+
+
+def _cited_units(index: DocsIndex, citations: list[Citation]) -> list[tuple[Citation, DocHit]]:
+    found = []
+    for citation in citations:
+        hit = index.by_url(citation.url) if citation.url else None
+        if hit is not None:
+            found.append((citation, hit))
+    return found
+
+
+def follow_up_answer(
+    question: str,
+    previous_text: str | None,
+    citations: list[Citation],
+    language: str,
+    index: Callable[[], DocsIndex],
+) -> tuple[str, list[Citation]]:
+    """The follow-up's text and what it cites (earlier citations, and any new one).
+
+    Args:
+        question: The follow-up.
+        previous_text: The earlier answer's text, if there is one.
+        citations: The earlier answer's citations.
+        language: The user's language.
+        index: The bundled documentation index, to read the cited units again.
+    """
+    t = _texts(language)
+    note = offline_note(language)
+    if previous_text is None:
+        return f"{note}\n\n{t['none']}", []
+    units = _cited_units(index(), citations)
+    shown = previous_text
+    lines: list[str] = []
+    cited: list[Citation] = []
+    if WANTS_CODE.search(question):
+        example = _example(index(), units, shown, citations)
+        if example is not None:
+            citation, block = example
+            lines += [f"**{t['example']}** [{citation.n}]", "```python", block, "```"]
+            cited.append(citation)
+    if not lines:
+        for citation, hit in units:
+            unit_evidence = evidence_of(hit)
+            fresh = [s for s in sentences_of(unit_evidence) if s not in shown][:MAX_SENTENCES]
+            if fresh:
+                mark = f"[{citation.n}]"
+                lines += [f"**{t['more']}** {mark}", *(f"> {s} {mark}" for s in fresh)]
+                cited.append(citation)
+                break
+    if not lines and WANTS_CODE.search(question):
+        # Sources outside the bundled documentation are not kept: their code is in the answer.
+        shown_code = _ANSWER_CODE.search(previous_text)
+        known = {c.n: c for c in citations}
+        if shown_code and shown_code.group(2) and int(shown_code.group(2)) in known:
+            citation = known[int(shown_code.group(2))]
+            lines += [
+                f"**{t['example']}** [{citation.n}]",
+                "```python",
+                shown_code.group(1).strip(),
+                "```",
+            ]
+            cited.append(citation)
+    if not lines:
+        return f"{note}\n\n{t['nothing']}", []
+    return "\n".join([note, "", t["intro"], "", *lines]), cited
+
+
+def _example(
+    index: DocsIndex,
+    units: list[tuple[Citation, DocHit]],
+    shown: str,
+    citations: list[Citation],
+) -> tuple[Citation, str] | None:
+    """A code example not shown yet: from a cited unit, else from a unit that uses its API."""
+    for citation, hit in units:
+        for block in code_blocks(evidence_of(hit).content):
+            if block not in shown and block not in hit.unit.signatures:
+                return citation, block
+    for _, hit in units:
+        companion = index.example_for(hit)
+        if companion is None:
+            continue
+        other = DocHit(index.unit(companion), companion, hit.score)
+        evidence = evidence_of(other)
+        blocks = [b for b in code_blocks(evidence.content) if b not in shown]
+        if blocks:
+            number = max((c.n for c in citations), default=0) + 1
+            return Citation.of(number, evidence), _closest(blocks, hit)
+    return None
+
+
+def _closest(blocks: list[str], hit: DocHit) -> str:
+    """The block that uses the API most plainly: it names it, and it is short."""
+    short = hit.unit.name.rsplit(".", 1)[-1]
+    return min(blocks, key=lambda b: (short not in b, len(b)))
