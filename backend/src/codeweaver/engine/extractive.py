@@ -395,17 +395,15 @@ async def _example_for(draft: _Draft, item: int, api: str) -> tuple[int, str] | 
 
 
 def _alternative(evidence: list[Evidence], item: int, api: str) -> tuple[int, str] | None:
-    """Another API for the same task: matched through the same task phrasing, about as well."""
-    meta = evidence[item].meta
-    task = meta.task if isinstance(meta, LocalMeta) else None
-    if task is None:
-        return None
+    """Another API about as relevant as the first (within `ALTERNATIVE_MARGIN`), if any.
+
+    Two APIs this close are both plausible answers (`str.strip` and `str.rstrip`, `os.remove`
+    and `Path.unlink`); the answer shows the second as an alternative, explained like the first,
+    rather than guess between them.
+    """
     first = _relevance(evidence[item])
     for i, other in _api_evidence(evidence):
-        other_meta = evidence[i].meta
         if i == item or _short_name(other) == _short_name(api):
-            continue
-        if not isinstance(other_meta, LocalMeta) or other_meta.task != task:
             continue
         if _relevance(evidence[i]) >= first - ALTERNATIVE_MARGIN:
             return i, other
