@@ -27,6 +27,7 @@ from codeweaver.workflows.orchestration.nodes.common import (
     error,
     message_text,
     model_error,
+    model_failure,
     split_turn,
 )
 from codeweaver.workflows.orchestration.prompts import (
@@ -95,6 +96,8 @@ def failure_summary(errors: list[ErrorRecord]) -> str | None:
         if e.kind == "rate_limited":
             reason = _ROUND_PREFIX.sub("", e.message).split(" [", 1)[0]
             detail = f"rate_limited: {reason}"
+        elif e.kind == "model":
+            detail = model_failure(e.message)
         parts.append(f"{what} ({detail})")
     return "Some steps failed and were worked around: " + ", ".join(dict.fromkeys(parts)) + "."
 
@@ -178,6 +181,7 @@ def make_answer_node(models: ChatModels | None, collaborators: Collaborators) ->
                     ),
                     timeout_s=ctx.model_timeout_s,
                     tags=[ANSWER_TAG],
+                    role="answer",
                 )
                 drafted = Answer(
                     text=text,
@@ -231,6 +235,7 @@ def make_grade_node(models: ChatModels | None) -> Any:
                     GradeVerdict,
                     grade_messages(answer.text, evidence),
                     timeout_s=ctx.model_timeout_s,
+                    role="judge",
                 )
                 verdict = Grade(
                     grounded=judged.grounded,
@@ -288,6 +293,7 @@ def make_answer_with_history_node(models: ChatModels | None, collaborators: Coll
                     history_messages(history[-12:], question, analysis.language),
                     timeout_s=ctx.model_timeout_s,
                     tags=[ANSWER_TAG],
+                    role="answer",
                 )
             except ModelCallError as exc:
                 errors.append(model_error("answer_with_history", exc))
