@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Sequence
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 from langchain_core.exceptions import ContextOverflowError
 from langchain_core.language_models import BaseChatModel
@@ -177,18 +177,15 @@ async def ask_once(
     )
     try:
         if method == "text":
-            reply = await model.ainvoke(prompt, config=config)
+            return read_message(await model.ainvoke(prompt, config=config), schema)
+        if method == "json_schema" and provider_of(model) == "openai":
+            reply = await model.bind(response_format=_openai_schema(schema)).ainvoke(
+                prompt, config=config
+            )
             return read_message(reply, schema)
         options: dict[str, Any] = {} if method == "default" else {"method": method}
         runnable = model.with_structured_output(schema, include_raw=True, **options)
         result = await runnable.ainvoke(prompt, config=config)
-    except ValidationError as exc:
-        # The OpenAI client validates a `json_schema` reply itself and raises, raw reply lost,
-        # but for text that is not JSON the error still carries that text.
-        text = next((e["input"] for e in exc.errors() if isinstance(e.get("input"), str)), None)
-        if text is None:
-            raise Unusable(describe(exc, schema)) from None
-        return read_text(text, schema)
     except Exception as exc:
         if is_refusal(exc):
             raise Refused(f"{type(exc).__name__}: {exc}") from exc
@@ -199,6 +196,17 @@ async def ask_once(
             return parsed
         return read_message(result["raw"], schema)
     return validate(result, schema)
+
+
+def _openai_schema(schema: type[BaseModel]) -> dict[str, Any]:
+    """The strict `response_format` the OpenAI client builds from a pydantic class, as a dict.
+
+    Handed the class, the client validates the reply itself and raises on a bad one, losing
+    the reply and its token counts; handed this dict, it returns the reply for reading here.
+    """
+    from openai.lib._parsing import type_to_response_format_param
+
+    return cast(dict[str, Any], type_to_response_format_param(schema))
 
 
 def read_text(text: str, schema: type[StructuredT]) -> StructuredT:
