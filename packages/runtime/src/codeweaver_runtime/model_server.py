@@ -40,7 +40,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 Structure = Literal["json_schema", "json_object", "tool"]
-Protocol = Literal["openai", "gemini"]
+WireProtocol = Literal["openai", "gemini"]
 THINKING = (
     '<think>\nThe user wants {"answer": ...}? Let me read the evidence before I reply.\n'
     "</think>\n\n"
@@ -97,7 +97,7 @@ class Quirks:
 class ChatRequest:
     """One chat request, as the server understood it, whichever protocol carried it."""
 
-    protocol: Protocol
+    protocol: WireProtocol
     model: str
     messages: list[tuple[str, str]]
     """(role, text) pairs: `system`, `user`, `assistant`, `tool`."""
@@ -169,6 +169,7 @@ class _Failure:
     message: str
     outcome: str
     headers: dict[str, str] = field(default_factory=dict)
+    param: str | None = None
 
 
 class ModelServer:
@@ -273,7 +274,7 @@ class ModelServer:
 
     # --- what every protocol shares -------------------------------------------------------
 
-    def requests(self, protocol: Protocol | None = None) -> list[ChatRequest]:
+    def requests(self, protocol: WireProtocol | None = None) -> list[ChatRequest]:
         """The requests received so far (of one protocol, if given)."""
         return [e.request for e in self.exchanges if protocol in (None, e.request.protocol)]
 
@@ -303,9 +304,10 @@ class ModelServer:
                 400,
                 f"response_format type '{request.structure}' is not supported by this server",
                 "rejected",
+                param="response_format",
             )
         if quirks.reject_tools and request.structure == "tool":
-            return _Failure(400, "tools are not supported by this model", "rejected")
+            return _Failure(400, "tools are not supported by this model", "rejected", param="tools")
         return None
 
     def _render(self, request: ChatRequest) -> _Rendered:
@@ -377,7 +379,7 @@ class ModelServer:
                     "error": {
                         "message": failure.message,
                         "type": "invalid_request_error" if failure.status < 500 else "server_error",
-                        "param": "response_format" if failure.outcome == "rejected" else None,
+                        "param": failure.param,
                         "code": "rate_limit_exceeded" if failure.status == 429 else None,
                     }
                 },
