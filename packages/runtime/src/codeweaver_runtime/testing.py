@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -69,10 +70,14 @@ class ScriptedChatModel(BaseChatModel):
             return json.dumps(reply)
         return str(reply)
 
-    def _result(self, messages: list[BaseMessage], text: str) -> ChatResult:
+    def _prompt_tokens(self, messages: list[BaseMessage]) -> int | None:
+        if self.count_tokens is None:
+            return None
+        return sum(self.count_tokens(str(m.content)) for m in messages)
+
+    def _result(self, text: str, prompt: int | None) -> ChatResult:
         usage: UsageMetadata | None = None
-        if self.count_tokens is not None:
-            prompt = sum(self.count_tokens(str(m.content)) for m in messages)
+        if self.count_tokens is not None and prompt is not None:
             reply = self.count_tokens(text)
             usage = {"input_tokens": prompt, "output_tokens": reply, "total_tokens": prompt + reply}
         message = AIMessage(content=text, usage_metadata=usage)
@@ -86,7 +91,8 @@ class ScriptedChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         tags = list(run_manager.tags) if run_manager else []
-        return self._result(messages, self._reply(messages, kwargs.get("structured_schema"), tags))
+        prompt = self._prompt_tokens(messages)
+        return self._result(self._reply(messages, kwargs.get("structured_schema"), tags), prompt)
 
     async def _agenerate(
         self,
@@ -95,10 +101,13 @@ class ScriptedChatModel(BaseChatModel):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
+        started = time.perf_counter()
+        prompt = self._prompt_tokens(messages)
         if self.latency_s:
-            await asyncio.sleep(self.latency_s)
+            # Counting is part of the set latency, so a benchmark's timings do not move.
+            await asyncio.sleep(max(0.0, self.latency_s - (time.perf_counter() - started)))
         tags = list(run_manager.tags) if run_manager else []
-        return self._result(messages, self._reply(messages, kwargs.get("structured_schema"), tags))
+        return self._result(self._reply(messages, kwargs.get("structured_schema"), tags), prompt)
 
     def with_structured_output(  # type: ignore[override]
         self, schema: type[BaseModel], *, include_raw: bool = False, **kwargs: Any
