@@ -136,12 +136,17 @@ CASES = [
         warning="answer (model rate-limited)",
     ),
     Case("500-once", Quirks(server_errors=1), "model"),
-    Case("500-throughout", Quirks(server_errors=1000), "offline", warning="answer (model failed)"),
+    Case(
+        "500-throughout",
+        Quirks(server_errors=1000),
+        "offline",
+        warning="answer (model server error)",
+    ),
     Case(
         "stream-dropped-mid-answer",
         Quirks(cut_stream_after=4),
         "offline",
-        warning="answer (model failed)",
+        warning="answer (model connection lost)",
     ),
     Case(
         "stream-ended-mid-answer",

@@ -42,6 +42,10 @@ _MODEL_FAILURES = (
     ("stopped mid-answer", "model reply cut off"),
     ("no text besides its reasoning", "model reply empty"),
     ("RateLimit", "model rate-limited"),
+    ("Connection", "model connection lost"),
+    ("Error code: 5", "model server error"),
+    ("500 INTERNAL", "model server error"),
+    ("503 UNAVAILABLE", "model server error"),
 )
 
 
