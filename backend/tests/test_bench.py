@@ -40,6 +40,18 @@ async def test_short_bench_reports_every_figure_and_counts_calls() -> None:
     assert data["server"] is None
     assert {t["name"] for t in data["targets"]} >= {"wall / critical path", "overhead p50 (ms)"}
 
+    tokens = data["tokens"]
+    fresh = tokens["fresh_single"]
+    assert set(fresh) == {"judge", "answer", "total"}  # the bench's calls are tagged by role
+    assert all(fresh[role]["input_tokens"] > fresh[role]["output_tokens"] > 0 for role in fresh)
+    assert fresh["total"]["input_tokens"] == (
+        fresh["judge"]["input_tokens"] + fresh["answer"]["input_tokens"]
+    )
+    assert tokens["cache_hit"] == {}
+    assert set(tokens["clarification"]) == {"answer", "total"}
+    assert "tokenizer" in data["settings"]["tokens"]
+
     table = report.table()
     assert all(path in table for path in PATHS)
+    assert "tokens per run" in table
     assert "server: not measured" in table

@@ -94,3 +94,38 @@ def test_meaningless_values_are_refused_with_422_and_good_ones_pass() -> None:
         }
     )
     check_run_settings(None)
+
+
+LOCAL = "openai:qwen2.5-coder@http://127.0.0.1:11434/v1"
+
+
+@pytest.mark.parametrize("field", ["chat_model", "answer_model", "cache_verifier_model"])
+@pytest.mark.parametrize("where", ["context", "configurable"])
+def test_a_model_at_an_address_the_operator_did_not_set_is_refused_with_403(
+    field: str, where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CODEWEAVER_ANSWER_MODEL", LOCAL)
+    settings = {field: "openai:gpt-4o@http://169.254.169.254/latest"}
+    payload: dict[str, Any] = (
+        {"context": settings} if where == "context" else {"config": {"configurable": settings}}
+    )
+    with pytest.raises(Auth.exceptions.HTTPException) as refused:
+        check_run_settings(payload)
+    assert refused.value.status_code == 403
+    assert field in str(refused.value.detail)
+    assert "operator" in str(refused.value.detail)
+
+
+def test_the_operators_own_model_address_and_plain_names_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("CODEWEAVER_ANSWER_MODEL", LOCAL)
+    # Exactly the operator's name, for any role, and any model named without an address.
+    check_run_settings({"context": {"judge_model": LOCAL, "chat_model": "openai:gpt-4o-mini"}})
+    with pytest.raises(Auth.exceptions.HTTPException) as refused:
+        check_run_settings({"context": {"judge_model": LOCAL.replace("11434", "11435")}})
+    assert refused.value.status_code == 403
+    with pytest.raises(Auth.exceptions.HTTPException) as unknown:
+        check_run_settings({"context": {"answer_model": "ollama:llama3"}})
+    assert unknown.value.status_code == 422
+    assert "provider" in str(unknown.value.detail)

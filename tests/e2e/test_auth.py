@@ -229,6 +229,7 @@ async def test_each_user_gets_their_own_example_assistants(tenants: Server) -> N
         ("qdrant_url", "http://127.0.0.1:9999"),
         ("embedding_model", "/etc"),
         ("cache_collection", "elsewhere"),
+        ("answer_model", "openai:gpt-4o@http://169.254.169.254/v1"),
     ],
 )
 def test_operator_settings_from_a_client_are_refused(

@@ -21,8 +21,9 @@ The caller's identity also scopes the answer cache and the local corpus: the gra
 from the run config (`codeweaver_runtime.tenancy`), never from client-supplied context.
 
 Run settings are checked when a run, an assistant or a cron is created or changed: the
-operator's settings (store path and URL, embedding model, collection) are refused with 403 and
-values no field accepts with 422, before anything runs (`check_run_settings`).
+operator's settings (store path and URL, embedding model, collection, a model's own server
+address) are refused with 403 and values no field accepts with 422, before anything runs
+(`check_run_settings`).
 """
 
 from __future__ import annotations
@@ -40,7 +41,13 @@ from typing import Any, cast
 from langgraph_sdk import Auth
 
 from codeweaver.context import Context
-from codeweaver_runtime import OPERATOR_SETTINGS, ContextError, default_data_dir
+from codeweaver_runtime import (
+    OPERATOR_SETTINGS,
+    ContextError,
+    default_data_dir,
+    model_base_url,
+    operator_model_names,
+)
 
 KEYS_ENV = "CODEWEAVER_API_KEYS"
 KEYS_FILE_ENV = "CODEWEAVER_API_KEYS_FILE"
@@ -317,10 +324,34 @@ def check_run_settings(container: Any) -> None:
                 detail=f"{', '.join(operator)}: set by the server's operator (its environment), "
                 "never by a client's run or assistant context. Leave them out.",
             )
+        _refuse_model_addresses(settings)
         try:
             Context(**{name: value for name, value in settings.items() if name in known})
         except ContextError as exc:
             raise Auth.exceptions.HTTPException(status_code=422, detail=str(exc)) from None
+
+
+def _refuse_model_addresses(settings: Mapping[str, Any]) -> None:
+    """Refuse a model name that carries a server address the operator did not configure.
+
+    `provider:model@URL` sends the run's prompts (and a key) to that URL, so only the operator
+    may name one (`CODEWEAVER_*_MODEL`); a client may repeat exactly such a name, or name a
+    model without a URL.
+    """
+    allowed = operator_model_names()
+    addressed = sorted(
+        name
+        for name, value in settings.items()
+        if isinstance(value, str) and model_base_url(value) and value.strip() not in allowed
+    )
+    if addressed:
+        raise Auth.exceptions.HTTPException(
+            status_code=403,
+            detail=f"{', '.join(addressed)}: a model's server address (provider:model@URL) is "
+            "set by the server's operator (CODEWEAVER_CHAT_MODEL, CODEWEAVER_PLANNER_MODEL, "
+            "CODEWEAVER_JUDGE_MODEL, CODEWEAVER_ANSWER_MODEL in its environment), never by a "
+            "client. Name the model without '@URL', or use one the operator configured.",
+        )
 
 
 def _owned(ctx: Auth.types.AuthContext, value: Any) -> Filter:

@@ -6,6 +6,9 @@ a fresh in-memory Qdrant for the cache and the real default embedder. It measure
 
 - model calls per path, counted by a callback on every chat-model call (total, and on the
   critical path: calls outside the multi-question workers plus the busiest worker's);
+- tokens per path and role, from the replies' usage metadata (`ModelCallCounter`): the
+  scripted model counts the real prompts the graph builds, and its replies, with the
+  embedding model's tokenizer (a provider's tokenizer counts somewhat differently);
 - wall time per path under the set latencies, against the critical path those latencies imply
   (critical-path model calls x model latency + search rounds x slowest source);
 - overhead: the same runs with zero latency (LangGraph, state, embeddings and our code alone);
@@ -33,7 +36,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +61,7 @@ from codeweaver_cache import HitRule, SemanticCache
 from codeweaver_runtime import (
     DEFAULT_EMBEDDING_MODEL,
     Embedder,
+    ModelCallCounter,
     StaticChatModels,
     get_embedder,
     open_qdrant,
@@ -295,9 +299,15 @@ def fake_graph(
     latencies_ms: Mapping[str, float],
     embedder: Embedder,
     checkpointer: InMemorySaver | None = None,
+    count_tokens: Callable[[str], int] | None = None,
 ) -> tuple[Any, ScriptedChatModel, dict[SourceName, FakeSource]]:
-    """The main graph on fakes: a scripted model for every role, fake sources, a fresh cache."""
-    model = ScriptedChatModel(responder=respond, latency_s=latencies_ms["model"] / 1000)
+    """The main graph on fakes: a scripted model for every role, fake sources, a fresh cache.
+
+    With `count_tokens`, the model's replies report usage as a provider's do.
+    """
+    model = ScriptedChatModel(
+        responder=respond, latency_s=latencies_ms["model"] / 1000, count_tokens=count_tokens
+    )
     sources = fake_sources(latencies_ms)
     graph = build_main_graph(
         models=StaticChatModels(model),
@@ -350,6 +360,8 @@ class BenchReport(BaseModel):
     machine: dict[str, Any]
     settings: dict[str, Any]
     model_calls: dict[str, Any]
+    tokens: dict[str, dict[str, dict[str, int]]]
+    """Per path, per role (and `total`): median input and output tokens of one run."""
     latency_ms: dict[str, Percentiles]
     critical_path_ms: dict[str, float]
     wall_over_critical_path: float
@@ -402,6 +414,14 @@ class BenchReport(BaseModel):
                 else "not measured"
             )
             lines.append(f"  {int(size):>6,} entries: {shown}")
+        lines += ["", "tokens per run, input / output (median):"]
+        for path in PATHS:
+            roles = self.tokens.get(path, {})
+            shown = ", ".join(
+                f"{role} {t['input_tokens']:,} / {t['output_tokens']:,}"
+                for role, t in roles.items()
+            )
+            lines.append(f"  {path:<15}{shown or 'none'}")
         server = self.server
         lines.append("")
         lines.append(
@@ -485,6 +505,7 @@ class RunSample:
     embedding_ms: float
     answered: bool
     cache_hit: bool
+    tokens: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -497,6 +518,18 @@ class PathSamples:
     def wall(self, path: str) -> Percentiles:
         """Wall-time percentiles of a path."""
         return percentiles([r.wall_ms for r in self.runs[path]])
+
+    def tokens(self, path: str) -> dict[str, dict[str, int]]:
+        """Median input and output tokens of one run of a path, per role and in total."""
+        runs = self.runs[path]
+        roles = sorted({role for r in runs for role in r.tokens})
+        return {
+            role: {
+                key: int(statistics.median(r.tokens.get(role, {}).get(key, 0) for r in runs))
+                for key in ("input_tokens", "output_tokens")
+            }
+            for role in roles
+        }
 
     def worst(self, path: str, attribute: str) -> int:
         """The largest count seen on a path (model calls must not vary between runs)."""
@@ -514,20 +547,27 @@ class PathSamples:
 class _Driver:
     """Runs the four paths against one graph and records each run."""
 
-    def __init__(self, latencies_ms: Mapping[str, float], embedder: Embedder) -> None:
+    def __init__(
+        self,
+        latencies_ms: Mapping[str, float],
+        embedder: Embedder,
+        count_tokens: Callable[[str], int] | None = None,
+    ) -> None:
         self.embedder = TimedEmbedder(embedder)
         self.graph, self.model, self.sources = fake_graph(
             latencies_ms=latencies_ms,
             embedder=self.embedder,
             checkpointer=InMemorySaver(serde=schema_serializer()),
+            count_tokens=count_tokens,
         )
         self.slowest: SourceName = max(ALL_SOURCES, key=lambda s: latencies_ms[s])
 
     async def ask(self, text: str, *, thread: str, context: Context) -> RunSample:
         recorder = CallRecorder()
+        counter = ModelCallCounter()
         marks = {name: len(source.calls) for name, source in self.sources.items()}
         embedded = self.embedder.seconds
-        config: Any = {"configurable": {"thread_id": thread}, "callbacks": [recorder]}
+        config: Any = {"configurable": {"thread_id": thread}, "callbacks": [recorder, counter]}
         started = time.perf_counter()
         output = await self.graph.ainvoke(
             {"messages": [HumanMessage(text)]}, config, context=context
@@ -546,6 +586,7 @@ class _Driver:
             embedding_ms=(self.embedder.seconds - embedded) * 1000,
             answered=answer is not None and bool(answer.text) and not answer.degraded,
             cache_hit=bool(decision is not None and decision.hit),
+            tokens=counter.tokens(),
         )
 
 
@@ -566,10 +607,15 @@ def _questions(count: int, seed: int) -> list[str]:
 
 
 async def measure_paths(
-    latencies_ms: Mapping[str, float], iterations: int, embedder: Embedder, *, seed: int = 0
+    latencies_ms: Mapping[str, float],
+    iterations: int,
+    embedder: Embedder,
+    *,
+    seed: int = 0,
+    count_tokens: Callable[[str], int] | None = None,
 ) -> PathSamples:
     """Run each path `iterations` times (after one unrecorded warm-up round)."""
-    driver = _Driver(latencies_ms, embedder)
+    driver = _Driver(latencies_ms, embedder, count_tokens)
     samples = PathSamples(latencies_ms)
     questions = _questions(3 * (iterations + 1), seed)
     for i in range(iterations + 1):
@@ -859,7 +905,10 @@ async def run_bench_async(
     zero = dict.fromkeys(SET_LATENCIES_MS, 0.0)
     embedder = get_embedder(DEFAULT_EMBEDDING_MODEL)
 
-    timed = await measure_paths(latencies, iterations, embedder, seed=1)
+    # Tokens are counted in the timed runs only, so the overhead figures stay our code's alone.
+    timed = await measure_paths(
+        latencies, iterations, embedder, seed=1, count_tokens=embedder.count_tokens
+    )
     untimed = await measure_paths(zero, iterations, embedder, seed=2)
 
     sizes = tuple(cache_sizes) if cache_sizes is not None else CACHE_SIZES[: 1 if quick else 2]
@@ -892,12 +941,15 @@ async def run_bench_async(
             "search_max_iterations": 1,
             "embedder": DEFAULT_EMBEDDING_MODEL,
             "cache": "in-memory Qdrant, no verifier model",
+            "tokens": "the graph's real prompts and the scripted replies, counted with the "
+            f"{DEFAULT_EMBEDDING_MODEL} tokenizer",
         },
         model_calls={
             **calls,
             "critical_path": critical_calls,
             "original_design": {"results": results, "calls": 5 + 2 * results},
         },
+        tokens={path: timed.tokens(path) for path in PATHS},
         latency_ms={path: timed.wall(path) for path in PATHS},
         critical_path_ms=critical,
         wall_over_critical_path=by_path["fresh_single"],

@@ -50,8 +50,44 @@ ThreadOption = Annotated[
 ]
 ModelOption = Annotated[
     str | None,
-    typer.Option("--model", help="provider:model (openai:gpt-4o-mini, ...) or 'offline'."),
+    typer.Option(
+        "--model",
+        help="provider:model (openai:gpt-4o-mini, ...), provider:model@URL for a model on a "
+        "server of your own (openai:qwen2.5-coder@http://127.0.0.1:11434/v1), or 'offline'.",
+    ),
 ]
+PlannerModelOption = Annotated[
+    str | None, typer.Option("--planner-model", help="Model for planning (as --model).")
+]
+JudgeModelOption = Annotated[
+    str | None, typer.Option("--judge-model", help="Model for rerank and grading (as --model).")
+]
+AnswerModelOption = Annotated[
+    str | None, typer.Option("--answer-model", help="Model that writes answers (as --model).")
+]
+
+
+def _model_overrides(
+    model: str | None, planner: str | None, judge: str | None, answer: str | None
+) -> dict[str, Any]:
+    """Run-context fields for the models named on the command line (the operator's own).
+
+    Raises:
+        typer.BadParameter: a name is not `provider:model[@URL]` or `offline`.
+    """
+    from codeweaver.context import Context
+    from codeweaver_runtime import ContextError
+
+    named = {"chat_model": model, "planner_model": planner, "judge_model": judge}
+    named["answer_model"] = answer
+    overrides: dict[str, Any] = {field: name for field, name in named.items() if name}
+    try:
+        Context(**overrides)
+    except ContextError as exc:
+        raise typer.BadParameter(str(exc).removeprefix("run context: ")) from None
+    return overrides
+
+
 DataDirOption = Annotated[
     Path | None,
     typer.Option(
@@ -80,6 +116,9 @@ class RunReport:
     cache_hit: bool
     errors: list[dict[str, Any]]
     model_calls: int
+    tokens: dict[str, dict[str, int]]
+    """Per role (planner, judge, answer) and in total: calls, input and output tokens as the
+    providers reported them, and calls that reported none."""
     nodes: list[str]
     thread_id: str
     seconds: float
@@ -154,6 +193,7 @@ async def run_question(
         cache_hit=bool(decision and decision.hit),
         errors=[e.model_dump(exclude={"id"}) for e in values.get("errors", [])],
         model_calls=counter.calls,
+        tokens=counter.tokens(),
         nodes=nodes,
         thread_id=thread_id,
         seconds=round(time.perf_counter() - started, 3),
@@ -208,6 +248,9 @@ def ask(
     thread: ThreadOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     model: ModelOption = None,
+    planner_model: PlannerModelOption = None,
+    judge_model: JudgeModelOption = None,
+    answer_model: AnswerModelOption = None,
     data_dir: DataDirOption = None,
 ) -> None:
     """Ask one question: streams which step is running, then the answer and its sources."""
@@ -215,9 +258,7 @@ def ask(
         err.print("[red]The question is empty.[/red] Ask something, for example:")
         err.print('  codeweaver ask "How do I reverse a list in Python?"')
         raise typer.Exit(code=2)
-    overrides: dict[str, Any] = {}
-    if model:
-        overrides["chat_model"] = model
+    overrides = _model_overrides(model, planner_model, judge_model, answer_model)
     directory = _resolve_data_dir(data_dir)
     thread_id = thread or str(uuid.uuid4())
 
@@ -259,10 +300,13 @@ CHAT_HELP = "/new starts a new thread · /sources lists the last answer's source
 def chat(
     thread: ThreadOption = None,
     model: ModelOption = None,
+    planner_model: PlannerModelOption = None,
+    judge_model: JudgeModelOption = None,
+    answer_model: AnswerModelOption = None,
     data_dir: DataDirOption = None,
 ) -> None:
     """Chat in a thread: follow-ups see the conversation. /new, /sources, /quit."""
-    overrides: dict[str, Any] = {"chat_model": model} if model else {}
+    overrides = _model_overrides(model, planner_model, judge_model, answer_model)
     directory = _resolve_data_dir(data_dir)
     thread_id = thread or str(uuid.uuid4())
     last: RunReport | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -73,3 +74,18 @@ def test_unknown_option_is_reported() -> None:
     result = CliRunner().invoke(app, ["ask", QUESTION, "--nope"])
     assert result.exit_code == 2
     assert "No such option" in result.output
+
+
+@pytest.mark.parametrize(
+    ("option", "name", "problem"),
+    [
+        ("--model", "gpt-4o", "not of the form provider:model"),
+        ("--answer-model", "ollama:llama3", "unknown model provider"),
+        ("--judge-model", "openai:m@http://user:pw@127.0.0.1:8000/v1", "credentials"),
+    ],
+)
+def test_a_bad_model_name_is_a_usage_error(option: str, name: str, problem: str) -> None:
+    result = CliRunner().invoke(app, ["ask", QUESTION, option, name])
+    assert result.exit_code == 2
+    # Rich draws the message in a box: read its words without the borders.
+    assert problem in " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.output).split())

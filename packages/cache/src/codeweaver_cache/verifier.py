@@ -72,5 +72,10 @@ async def verify(model: BaseChatModel, pending: PendingHit, *, timeout_s: float)
         ),
     ]
     return await call_structured(
-        model, CacheVerdict, messages, timeout_s=timeout_s, tags=["codeweaver:internal"]
+        model,
+        CacheVerdict,
+        messages,
+        timeout_s=timeout_s,
+        tags=["codeweaver:internal"],
+        role=JUDGE_ROLE,
     )

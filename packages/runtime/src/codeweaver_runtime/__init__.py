@@ -4,12 +4,15 @@ Also the local document corpus: loading, chunking, hybrid search and its retriev
 """
 
 from codeweaver_runtime.chat import (
+    INTERNAL_TAG,
     ChatModels,
     ConfiguredChatModels,
     ModelCallCounter,
     ModelCallError,
     ModelRole,
+    RoleUsage,
     StaticChatModels,
+    WithoutThinking,
     build_chat_model,
     call_structured,
     call_text,
@@ -17,7 +20,6 @@ from codeweaver_runtime.chat import (
 )
 from codeweaver_runtime.context import (
     DEFAULT_EMBEDDING_MODEL,
-    OFFLINE,
     ContextError,
     RuntimeContext,
     default_chat_model_name,
@@ -44,14 +46,26 @@ from codeweaver_runtime.infrastructure import (
     OPERATOR_SETTINGS,
     Infrastructure,
     infrastructure,
+    operator_model_names,
+)
+from codeweaver_runtime.model_names import (
+    OFFLINE,
+    ModelNameError,
+    ModelSpec,
+    model_base_url,
+    parse_model_name,
 )
 from codeweaver_runtime.qdrant import close_qdrant_clients, get_qdrant, open_qdrant
+from codeweaver_runtime.replies import json_object_from_text, strip_thinking
 from codeweaver_runtime.retrieval_eval import RetrievalReport, evaluate_retrieval
 from codeweaver_runtime.secrets import install_log_redaction, redact
+from codeweaver_runtime.structured import METHODS, MethodMemory
 from codeweaver_runtime.tenancy import authenticated_user, run_tenant, scoped_to_caller
 
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
+    "INTERNAL_TAG",
+    "METHODS",
     "OFFLINE",
     "OPERATOR_SETTINGS",
     "ChatModels",
@@ -65,14 +79,19 @@ __all__ = [
     "EmbeddingError",
     "Infrastructure",
     "IngestReport",
+    "MethodMemory",
     "ModelCallCounter",
     "ModelCallError",
+    "ModelNameError",
     "ModelRole",
+    "ModelSpec",
     "RetrievalReport",
+    "RoleUsage",
     "RuntimeContext",
     "SentenceTransformerEmbedder",
     "SourceDocument",
     "StaticChatModels",
+    "WithoutThinking",
     "add_flow_step",
     "add_node_with_fallback",
     "authenticated_user",
@@ -89,11 +108,16 @@ __all__ = [
     "infrastructure",
     "install_log_redaction",
     "iter_documents",
+    "json_object_from_text",
     "load_document",
+    "model_base_url",
     "open_qdrant",
+    "operator_model_names",
+    "parse_model_name",
     "redact",
     "resolve_chat_models",
     "run_tenant",
     "scoped_to_caller",
+    "strip_thinking",
     "traced",
 ]

@@ -8,9 +8,13 @@ A run context comes from whoever starts the run, which under LangGraph Server is
 authenticated client. So every field is checked when the context is built (`__post_init__`,
 which LangGraph calls when it turns the client's dict into the dataclass): values of the wrong
 type are coerced when the meaning is plain ("3" for 3, "no" for False) and refused otherwise,
-numbers are clamped to the range in the field's `bounds` metadata, and choices must be among
-the allowed ones. Settings that reach a file, a process or a network address are not run
-settings at all: they are the operator's (`codeweaver_runtime.infrastructure`).
+numbers are clamped to the range in the field's `bounds` metadata, choices must be among
+the allowed ones, and model names (`model_name` metadata) must name a provider and a model.
+Settings that reach a file, a process or a network address are not run settings at all: they
+are the operator's (`codeweaver_runtime.infrastructure`). A model name may carry its server's
+base URL (`provider:model@url`): accepted here, for the operator's environment and command
+line, and refused in a served client's context by `codeweaver.auth` unless the operator
+configured exactly that name.
 """
 
 from __future__ import annotations
@@ -23,8 +27,14 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
+from codeweaver_runtime.model_names import (
+    MODEL_NAME_HELP,
+    OFFLINE,
+    ModelNameError,
+    parse_model_name,
+)
+
 DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
-OFFLINE = "offline"
 MAX_TEXT_SETTING_CHARS = 256
 """Longest text a text setting (a model name, a version tag) may hold."""
 _TRUE = frozenset({"true", "yes", "on", "1"})
@@ -71,24 +81,33 @@ class RuntimeContext:
     chat_model: str = field(
         default_factory=default_chat_model_name,
         metadata={
+            "model_name": True,
             "description": "Chat model as provider:model (openai:gpt-4o-mini, "
             "google_genai:gemini-2.5-flash), or 'offline' for the built-in engine. Defaults to "
-            "the first provider with a key in the environment, else offline."
+            "the first provider with a key in the environment, else offline. A model at its own "
+            "server (provider:model@URL) only as the operator configured it.",
         },
     )
     planner_model: str = field(
         default_factory=lambda: _env("CODEWEAVER_PLANNER_MODEL"),
-        metadata={"description": "Model for planning and analysis; empty uses chat_model."},
+        metadata={
+            "model_name": True,
+            "description": "Model for planning and analysis; empty uses chat_model.",
+        },
     )
     judge_model: str = field(
         default_factory=lambda: _env("CODEWEAVER_JUDGE_MODEL"),
         metadata={
-            "description": "Model for rerank, sufficiency and grading; empty uses chat_model."
+            "model_name": True,
+            "description": "Model for rerank, sufficiency and grading; empty uses chat_model.",
         },
     )
     answer_model: str = field(
         default_factory=lambda: _env("CODEWEAVER_ANSWER_MODEL"),
-        metadata={"description": "Model that writes answers; empty uses chat_model."},
+        metadata={
+            "model_name": True,
+            "description": "Model that writes answers; empty uses chat_model.",
+        },
     )
     model_timeout_s: float = field(
         default=60.0,
@@ -141,6 +160,13 @@ def validate_fields(context: RuntimeContext) -> None:
         pattern = spec.metadata.get("pattern")
         if pattern is not None and not re.fullmatch(pattern, str(coerced)):
             raise _refuse(spec.name, value, spec.metadata.get("pattern_help", pattern))
+        if spec.metadata.get("model_name"):
+            try:
+                parse_model_name(str(coerced))
+            except ModelNameError as exc:
+                raise ContextError(
+                    f"run context: {spec.name} must be {MODEL_NAME_HELP}: {exc}"
+                ) from None
         setattr(context, spec.name, coerced)
 
 

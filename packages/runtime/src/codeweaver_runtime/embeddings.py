@@ -100,6 +100,11 @@ class SentenceTransformerEmbedder:
             raise EmbeddingError(f"model {self.name!r} does not report its dimension")
         return int(dim)
 
+    def count_tokens(self, text: str) -> int:
+        """How many tokens the model's own tokenizer makes of `text` (whole, no special tokens)."""
+        tokenizer = self._load().tokenizer
+        return len(tokenizer(text, add_special_tokens=False, verbose=False)["input_ids"])
+
     def embed_sync(self, texts: Sequence[str]) -> Vectors:
         """Encode texts; short texts (queries) are memoised, long ones are not."""
         missing = [t for t in dict.fromkeys(texts) if t not in self._cache]

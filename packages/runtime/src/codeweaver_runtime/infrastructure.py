@@ -15,6 +15,13 @@ assistant's context is refused (`codeweaver.auth`).
 | `CODEWEAVER_QDRANT_PATH` | embedded Qdrant folder, or `:memory:` (default `<data dir>/qdrant`) |
 | `CODEWEAVER_EMBEDDING_MODEL` | sentence-transformers model name or path |
 | `CODEWEAVER_CACHE_COLLECTION` | Qdrant collection of cached answers |
+| `CODEWEAVER_{CHAT,PLANNER,JUDGE,ANSWER}_MODEL` | may name a model's server: `provider:model@URL` |
+| `OPENAI_BASE_URL` | the OpenAI-compatible server of `openai:` models without a URL |
+| `CODEWEAVER_MODEL_SERVER_KEY` | the key sent to a model's own server (none if unset) |
+
+Model names without a URL are ordinary run settings; a name that carries one
+(`codeweaver_runtime.model_names`) is an address, so a served client may only repeat one the
+operator configured (`operator_model_names`).
 """
 
 from __future__ import annotations
@@ -41,6 +48,13 @@ OPERATOR_SETTINGS = frozenset(
 )
 """Names a client might send to steer infrastructure; each is refused in a served run context."""
 
+MODEL_ENV_VARS = (
+    "CODEWEAVER_CHAT_MODEL",
+    "CODEWEAVER_PLANNER_MODEL",
+    "CODEWEAVER_JUDGE_MODEL",
+    "CODEWEAVER_ANSWER_MODEL",
+)
+
 
 @dataclass(frozen=True, kw_only=True)
 class Infrastructure:
@@ -59,6 +73,13 @@ class Infrastructure:
         if self.qdrant_path:
             return self.qdrant_path
         return str(self.data_dir / "qdrant")
+
+
+def operator_model_names() -> frozenset[str]:
+    """The model names the operator configured in this process's environment, per role."""
+    return frozenset(
+        value for value in (os.environ.get(name, "").strip() for name in MODEL_ENV_VARS) if value
+    )
 
 
 def infrastructure() -> Infrastructure:

@@ -9,6 +9,8 @@ import re
 SECRET_ENV_VARS = (
     "OPENAI_API_KEY",
     "GOOGLE_API_KEY",
+    "GEMINI_API_KEY",
+    "CODEWEAVER_MODEL_SERVER_KEY",
     "GITHUB_TOKEN",
     "TAVILY_API_KEY",
     "STACKEXCHANGE_KEY",
@@ -60,7 +62,7 @@ class RedactSecrets(logging.Filter):
 
 def install_log_redaction(*names: str) -> None:
     """Add the filter to the named loggers (default: the HTTP client libraries), once each."""
-    for name in names or ("httpx", "httpcore", "openai", "langsmith"):
+    for name in names or ("httpx", "httpx2", "httpcore", "openai", "google_genai", "langsmith"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactSecrets) for f in logger.filters):
             logger.addFilter(RedactSecrets())

@@ -51,6 +51,7 @@ def make_rerank(deps: SearchDeps) -> SearchNode:
                     Assessment,
                     judge_messages(question, candidates),
                     timeout_s=context.model_timeout_s,
+                    role="judge",
                 )
             except ModelCallError as exc:
                 errors.append(ErrorRecord(node="rerank", kind="model", message=str(exc)))

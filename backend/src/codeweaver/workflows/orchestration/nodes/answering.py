@@ -28,6 +28,7 @@ from codeweaver.workflows.orchestration.nodes.common import (
     error,
     message_text,
     model_error,
+    model_failure,
     split_turn,
 )
 from codeweaver.workflows.orchestration.prompts import (
@@ -91,6 +92,8 @@ def failure_summary(errors: list[ErrorRecord]) -> str | None:
         if e.kind == "rate_limited":
             reason = _ROUND_PREFIX.sub("", e.message).split(" [", 1)[0]
             detail = f"rate_limited: {reason}"
+        elif e.kind == "model":
+            detail = model_failure(e.message)
         parts.append(f"{what} ({detail})")
     return "Some steps failed and were worked around: " + ", ".join(dict.fromkeys(parts)) + "."
 
@@ -179,6 +182,7 @@ def make_answer_node(models: ChatModels | None, collaborators: Collaborators) ->
                     ),
                     timeout_s=ctx.model_timeout_s,
                     tags=[ANSWER_TAG],
+                    role="answer",
                 )
                 drafted = Answer(
                     text=text,
@@ -245,6 +249,7 @@ def make_grade_node(models: ChatModels | None) -> Any:
                     GradeVerdict,
                     grade_messages(answer.text, evidence),
                     timeout_s=ctx.model_timeout_s,
+                    role="judge",
                 )
                 verdict = Grade(
                     grounded=judged.grounded,
@@ -302,6 +307,7 @@ def make_answer_with_history_node(models: ChatModels | None, collaborators: Coll
                     history_messages(history[-12:], question, analysis.language),
                     timeout_s=ctx.model_timeout_s,
                     tags=[ANSWER_TAG],
+                    role="answer",
                 )
             except ModelCallError as exc:
                 errors.append(model_error("answer_with_history", exc))

@@ -36,6 +36,24 @@ def model_error(node: str, exc: Exception) -> ErrorRecord:
     return ErrorRecord(node=node, kind="model", message=f"{exc}; answered with the offline engine")
 
 
+_MODEL_FAILURES = (
+    ("timed out", "model timed out"),
+    ("could not be read as", "model replies not in the requested format"),
+    ("stopped mid-answer", "model reply cut off"),
+    ("no text besides its reasoning", "model reply empty"),
+    ("RateLimit", "model rate-limited"),
+    ("Connection", "model connection lost"),
+    ("Error code: 5", "model server error"),
+    ("500 INTERNAL", "model server error"),
+    ("503 UNAVAILABLE", "model server error"),
+)
+
+
+def model_failure(message: str) -> str:
+    """A few words, for the answer's warning, on why a model call was worked around."""
+    return next((words for cue, words in _MODEL_FAILURES if cue in message), "model failed")
+
+
 def error(node: str, kind: ErrorKind, message: str) -> ErrorRecord:
     """An error record of another kind."""
     return ErrorRecord(node=node, kind=kind, message=message)

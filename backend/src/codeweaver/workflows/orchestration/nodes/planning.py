@@ -145,6 +145,7 @@ def make_plan_node(models: ChatModels | None) -> Any:
                     PlanAndAnalysis,
                     planner_messages(history[-12:], question),
                     timeout_s=ctx.model_timeout_s,
+                    role="planner",
                 )
                 planned = _model_plan(result, question)
             except ModelCallError as exc:
