@@ -40,7 +40,13 @@ from typing import Any, cast
 from langgraph_sdk import Auth
 
 from codeweaver.context import Context
-from codeweaver_runtime import OPERATOR_SETTINGS, ContextError, default_data_dir
+from codeweaver_runtime import (
+    OPERATOR_SETTINGS,
+    ContextError,
+    default_data_dir,
+    private_dir,
+    tighten,
+)
 
 KEYS_ENV = "CODEWEAVER_API_KEYS"
 KEYS_FILE_ENV = "CODEWEAVER_API_KEYS_FILE"
@@ -129,11 +135,11 @@ def ensure_local_token(data_dir: Path | None = None) -> str:
     Creation is exclusive, so a server and a client starting together agree on one token.
     """
     path = local_token_path(data_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        pass
+        tighten(path.parent, [path.name])
     else:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(secrets.token_urlsafe(32) + "\n")

@@ -167,14 +167,16 @@ def _resolve_data_dir(data_dir: Path | None) -> Path:
 
     The CLI is the operator of its own process: the graphs read where data lives from the
     operator's environment (`codeweaver_runtime.infrastructure`), never from the run context.
+    The directory is made private to its owner (`codeweaver.persistence.secure_data_dir`).
     """
+    from codeweaver.persistence import secure_data_dir
     from codeweaver_runtime import default_data_dir
 
     if data_dir is None:
-        return default_data_dir()
+        return secure_data_dir(default_data_dir())
     directory = data_dir.expanduser().resolve()
     os.environ["CODEWEAVER_HOME"] = str(directory)
-    return directory
+    return secure_data_dir(directory)
 
 
 def _sources_table(citations: list[dict[str, Any]]) -> Table:

@@ -45,6 +45,7 @@ from codeweaver_runtime.infrastructure import (
     Infrastructure,
     infrastructure,
 )
+from codeweaver_runtime.private import is_private, private_dir, private_file, tighten
 from codeweaver_runtime.qdrant import close_qdrant_clients, get_qdrant, open_qdrant
 from codeweaver_runtime.retrieval_eval import RetrievalReport, evaluate_retrieval
 from codeweaver_runtime.secrets import install_log_redaction, redact
@@ -88,12 +89,16 @@ __all__ = [
     "get_qdrant",
     "infrastructure",
     "install_log_redaction",
+    "is_private",
     "iter_documents",
     "load_document",
     "open_qdrant",
+    "private_dir",
+    "private_file",
     "redact",
     "resolve_chat_models",
     "run_tenant",
     "scoped_to_caller",
+    "tighten",
     "traced",
 ]
