@@ -473,9 +473,14 @@ def serve(
             "[red]No langgraph.json found.[/red] Run from the CodeWeaver folder or pass --config."
         )
         raise typer.Exit(code=2)
+    from codeweaver.persistence import SERVER_THREADS_FILE
+    from codeweaver.server_persistence import dev_server_config
+    from codeweaver_runtime import default_data_dir
+
     chosen = port or pick_port(host, 2024)
+    # langgraph.json plus the checkpointer that keeps every completed turn through a crash.
     command = langgraph_dev_command(
-        config=found.resolve(), host=host, port=chosen, jobs=jobs, reload=reload
+        config=dev_server_config(found.resolve()), host=host, port=chosen, jobs=jobs, reload=reload
     )
     if dry_run:
         sys.stdout.write(shlex.join(command) + "\n")
@@ -490,8 +495,13 @@ def serve(
         f"Studio: https://smith.langchain.com/studio/?baseUrl={url}"
     )
     err.print(_auth_summary())
+    err.print(
+        "Threads: every completed turn is on disk in "
+        f"{default_data_dir() / SERVER_THREADS_FILE} before its answer is returned."
+    )
     try:
-        code = subprocess.call(command, env=env, cwd=found.resolve().parent)
+        # Umask 077: what the server writes (its .langgraph_api/ folder too) is yours alone.
+        code = subprocess.call(command, env=env, cwd=found.resolve().parent, umask=0o077)
     except KeyboardInterrupt:
         code = 0
     raise typer.Exit(code=code)
