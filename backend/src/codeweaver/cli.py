@@ -32,6 +32,7 @@ from rich.table import Table
 from rich.text import Text
 
 from codeweaver.evals import eval_app
+from codeweaver.ingest import DEFAULT_MAX_FILE_MB
 from codeweaver.progress import progress_label
 
 if TYPE_CHECKING:
@@ -314,7 +315,11 @@ class _RateColumn(ProgressColumn):
 
 
 async def _ingest(
-    paths: list[Path], directory: Path, tenant: str, progress: Progress
+    paths: list[Path],
+    directory: Path,
+    tenant: str,
+    progress: Progress,
+    max_file_bytes: int | None,
 ) -> IngestOutcome:
     from codeweaver.ingest import MANIFEST, Manifest, ingest_paths, resolve_paths
     from codeweaver_runtime import (
@@ -327,7 +332,7 @@ async def _ingest(
 
     infra = infrastructure()
     manifest = Manifest(directory / MANIFEST, tenant)
-    roots = resolve_paths(paths, manifest)
+    roots, skipped = resolve_paths(paths, manifest)
     corpus = DocumentCorpus(
         get_qdrant(infra.qdrant_location()), get_embedder(infra.embedding_model), tenant=tenant
     )
@@ -341,7 +346,16 @@ async def _ingest(
         def on_chunks(done: int, total: int) -> None:
             progress.update(chunks, completed=done, total=total, visible=total > 0)
 
-        return await ingest_paths(roots, corpus, manifest, on_file=on_file, on_chunks=on_chunks)
+        outcome = await ingest_paths(
+            roots,
+            corpus,
+            manifest,
+            max_file_bytes=max_file_bytes,
+            on_file=on_file,
+            on_chunks=on_chunks,
+        )
+        outcome.failures[:0] = skipped
+        return outcome
     finally:
         await close_qdrant_clients()
 
@@ -358,6 +372,14 @@ def ingest(
     tenant: Annotated[
         str, typer.Option("--tenant", help="Whose corpus the documents join.")
     ] = "default",
+    max_file_mb: Annotated[
+        float,
+        typer.Option(
+            "--max-file-mb",
+            min=0,
+            help="Skip files larger than this many megabytes (0: no limit).",
+        ),
+    ] = DEFAULT_MAX_FILE_MB,
     data_dir: DataDirOption = None,
 ) -> None:
     """Add documents to the local corpus; unchanged files are skipped, removed files removed."""
@@ -373,7 +395,8 @@ def ingest(
     )
     try:
         with Progress(*columns, console=err, transient=True) as progress:
-            outcome = asyncio.run(_ingest(paths, directory, tenant, progress))
+            limit = int(max_file_mb * 1_048_576) or None
+            outcome = asyncio.run(_ingest(paths, directory, tenant, progress, limit))
     except IngestPathError as exc:
         err.print(f"[red]Cannot ingest:[/red] {exc}")
         raise typer.Exit(code=2) from exc
@@ -391,6 +414,11 @@ def ingest(
         err.print(f"[yellow]skipped[/yellow] {failure}")
     for note in outcome.notes:
         err.print(f"[yellow]note[/yellow] {note}")
+    if outcome.too_large:
+        err.print(
+            f"[yellow]note[/yellow] {outcome.too_large} file(s) over {max_file_mb:g} MB skipped; "
+            "raise the limit with --max-file-mb"
+        )
     err.print(
         f"{outcome.files} file(s): {report.added} added, {report.updated} updated, "
         f"{report.unchanged} unchanged, {outcome.removed} removed, "

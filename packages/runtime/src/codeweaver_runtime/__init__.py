@@ -27,6 +27,7 @@ from codeweaver_runtime.corpus import CorpusError, DocumentCorpus, IngestReport
 from codeweaver_runtime.documents import (
     Chunk,
     DocumentError,
+    FileTooLarge,
     SourceDocument,
     chunk_document,
     iter_documents,
@@ -64,6 +65,7 @@ __all__ = [
     "DocumentError",
     "Embedder",
     "EmbeddingError",
+    "FileTooLarge",
     "Infrastructure",
     "IngestReport",
     "ModelCallCounter",
