@@ -507,8 +507,9 @@ def serve(
 
     chosen = port or pick_port(host, 2024)
     # langgraph.json plus the checkpointer that keeps every completed turn through a crash.
+    server_config = dev_server_config(found.resolve())
     command = langgraph_dev_command(
-        config=dev_server_config(found.resolve()), host=host, port=chosen, jobs=jobs, reload=reload
+        config=server_config, host=host, port=chosen, jobs=jobs, reload=reload
     )
     if dry_run:
         sys.stdout.write(shlex.join(command) + "\n")
@@ -523,10 +524,13 @@ def serve(
         f"Studio: https://smith.langchain.com/studio/?baseUrl={url}"
     )
     err.print(_auth_summary())
-    err.print(
-        "Threads: every completed turn is on disk in "
-        f"{default_data_dir() / SERVER_THREADS_FILE} before its answer is returned."
-    )
+    if server_config != found.resolve():
+        err.print(
+            "Threads: every completed turn is on disk in "
+            f"{default_data_dir() / SERVER_THREADS_FILE} before its answer is returned."
+        )
+    else:
+        err.print(f"Threads: kept by the checkpointer {found.name} names.")
     try:
         # Umask 077: what the server writes (its .langgraph_api/ folder too) is yours alone.
         code = subprocess.call(command, env=env, cwd=found.resolve().parent, umask=0o077)

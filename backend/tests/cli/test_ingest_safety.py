@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from codeweaver.cli import app
 from codeweaver.ingest import MANIFEST, Manifest, ingest_paths
-from codeweaver_runtime import DocumentCorpus, load_document, open_qdrant
+from codeweaver_runtime import DocumentCorpus, is_private, load_document, open_qdrant
 from codeweaver_runtime.testing import HashEmbedder
 
 runner = CliRunner()
@@ -185,6 +185,8 @@ def test_every_bad_path_is_a_clean_skip(tmp_path: Path) -> None:
     assert "Traceback" not in output
     manifest = json.loads((home / MANIFEST).read_text(encoding="utf-8"))["default"]
     assert sorted(Path(file).name for file in manifest.values()) == ["good.md", "latin.txt"]
+    # The data directory, the manifest and the store are the owner's alone.
+    assert [path for path in (home, *home.rglob("*")) if not is_private(path)] == []
 
 
 def test_unreadable_files_and_folders_are_skipped(tmp_path: Path) -> None:
