@@ -30,7 +30,7 @@ typecheck: ## mypy --strict over every package
 docs: ## Regenerate the architecture diagrams from the compiled graphs
 	uv run python -m codeweaver.docs docs/ARCHITECTURE.md
 
-serve: ## LangGraph Server with every graph, offline
-	LANGGRAPH_CLI_NO_ANALYTICS=1 LANGGRAPH_NO_VERSION_CHECK=true uv run langgraph dev --no-browser
+serve: ## LangGraph Server with every graph, offline; completed turns survive a crash
+	LANGGRAPH_NO_VERSION_CHECK=true uv run codeweaver serve
 
 check: lint typecheck test ## Everything CI and reviewers expect

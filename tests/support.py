@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -76,7 +77,7 @@ def start_server(
     extra_env: dict[str, str] | None = None,
     keys: dict[str, str] | None = None,
 ) -> tuple[subprocess.Popen[bytes], Server]:
-    """Start `langgraph dev` on a free port, logs and data outside the project folder.
+    """Start `langgraph dev` as `codeweaver serve` does, on a free port, outside the project.
 
     Args:
         tmp: The folder of the server's data (`tmp/home`), log and `.langgraph_api/`.
@@ -87,6 +88,7 @@ def start_server(
             in the same folder).
     """
     from codeweaver.auth import KEYS_ENV, KEYS_FILE_ENV, LOCAL_IDENTITY, ensure_local_token
+    from codeweaver.server_persistence import dev_server_config
 
     home = tmp / "home"
     log = tmp / "server.log"
@@ -132,10 +134,12 @@ def start_server(
                 "--n-jobs-per-worker",
                 str(jobs),
                 "--config",
-                str(REPO / "langgraph.json"),
+                # As `codeweaver serve` runs it: with the checkpointer that survives a crash.
+                str(dev_server_config(REPO / "langgraph.json", home)),
             ],
             cwd=tmp,
             env=env,
+            umask=0o077,
             stdout=handle,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -163,6 +167,15 @@ def start_server(
         time.sleep(0.5)
     proc.kill()
     raise RuntimeError(f"langgraph dev did not start:\n{log.read_text(errors='replace')[-4000:]}")
+
+
+def kill_server(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the server and everything it started at once (SIGKILL): a crash, no clean-up."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return
+    proc.wait(timeout=20)
 
 
 def stop_server(proc: subprocess.Popen[bytes]) -> None:

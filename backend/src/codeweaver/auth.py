@@ -47,6 +47,8 @@ from codeweaver_runtime import (
     default_data_dir,
     model_base_url,
     operator_model_names,
+    private_dir,
+    tighten,
 )
 
 KEYS_ENV = "CODEWEAVER_API_KEYS"
@@ -136,11 +138,11 @@ def ensure_local_token(data_dir: Path | None = None) -> str:
     Creation is exclusive, so a server and a client starting together agree on one token.
     """
     path = local_token_path(data_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        pass
+        tighten(path.parent, [path.name])
     else:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(secrets.token_urlsafe(32) + "\n")

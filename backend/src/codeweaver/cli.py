@@ -32,6 +32,7 @@ from rich.table import Table
 from rich.text import Text
 
 from codeweaver.evals import eval_app
+from codeweaver.ingest import DEFAULT_MAX_FILE_MB
 from codeweaver.progress import progress_label
 
 if TYPE_CHECKING:
@@ -207,14 +208,16 @@ def _resolve_data_dir(data_dir: Path | None) -> Path:
 
     The CLI is the operator of its own process: the graphs read where data lives from the
     operator's environment (`codeweaver_runtime.infrastructure`), never from the run context.
+    The directory is made private to its owner (`codeweaver.persistence.secure_data_dir`).
     """
+    from codeweaver.persistence import secure_data_dir
     from codeweaver_runtime import default_data_dir
 
     if data_dir is None:
-        return default_data_dir()
+        return secure_data_dir(default_data_dir())
     directory = data_dir.expanduser().resolve()
     os.environ["CODEWEAVER_HOME"] = str(directory)
-    return directory
+    return secure_data_dir(directory)
 
 
 def _sources_table(citations: list[dict[str, Any]]) -> Table:
@@ -356,7 +359,11 @@ class _RateColumn(ProgressColumn):
 
 
 async def _ingest(
-    paths: list[Path], directory: Path, tenant: str, progress: Progress
+    paths: list[Path],
+    directory: Path,
+    tenant: str,
+    progress: Progress,
+    max_file_bytes: int | None,
 ) -> IngestOutcome:
     from codeweaver.ingest import MANIFEST, Manifest, ingest_paths, resolve_paths
     from codeweaver_runtime import (
@@ -369,7 +376,7 @@ async def _ingest(
 
     infra = infrastructure()
     manifest = Manifest(directory / MANIFEST, tenant)
-    roots = resolve_paths(paths, manifest)
+    roots, skipped = resolve_paths(paths, manifest)
     corpus = DocumentCorpus(
         get_qdrant(infra.qdrant_location()), get_embedder(infra.embedding_model), tenant=tenant
     )
@@ -383,7 +390,16 @@ async def _ingest(
         def on_chunks(done: int, total: int) -> None:
             progress.update(chunks, completed=done, total=total, visible=total > 0)
 
-        return await ingest_paths(roots, corpus, manifest, on_file=on_file, on_chunks=on_chunks)
+        outcome = await ingest_paths(
+            roots,
+            corpus,
+            manifest,
+            max_file_bytes=max_file_bytes,
+            on_file=on_file,
+            on_chunks=on_chunks,
+        )
+        outcome.failures[:0] = skipped
+        return outcome
     finally:
         await close_qdrant_clients()
 
@@ -400,6 +416,14 @@ def ingest(
     tenant: Annotated[
         str, typer.Option("--tenant", help="Whose corpus the documents join.")
     ] = "default",
+    max_file_mb: Annotated[
+        float,
+        typer.Option(
+            "--max-file-mb",
+            min=0,
+            help="Skip files larger than this many megabytes (0: no limit).",
+        ),
+    ] = DEFAULT_MAX_FILE_MB,
     data_dir: DataDirOption = None,
 ) -> None:
     """Add documents to the local corpus; unchanged files are skipped, removed files removed."""
@@ -415,7 +439,8 @@ def ingest(
     )
     try:
         with Progress(*columns, console=err, transient=True) as progress:
-            outcome = asyncio.run(_ingest(paths, directory, tenant, progress))
+            limit = int(max_file_mb * 1_048_576) or None
+            outcome = asyncio.run(_ingest(paths, directory, tenant, progress, limit))
     except IngestPathError as exc:
         err.print(f"[red]Cannot ingest:[/red] {exc}")
         raise typer.Exit(code=2) from exc
@@ -433,6 +458,11 @@ def ingest(
         err.print(f"[yellow]skipped[/yellow] {failure}")
     for note in outcome.notes:
         err.print(f"[yellow]note[/yellow] {note}")
+    if outcome.too_large:
+        err.print(
+            f"[yellow]note[/yellow] {outcome.too_large} file(s) over {max_file_mb:g} MB skipped; "
+            "raise the limit with --max-file-mb"
+        )
     err.print(
         f"{outcome.files} file(s): {report.added} added, {report.updated} updated, "
         f"{report.unchanged} unchanged, {outcome.removed} removed, "
@@ -515,9 +545,15 @@ def serve(
             "[red]No langgraph.json found.[/red] Run from the CodeWeaver folder or pass --config."
         )
         raise typer.Exit(code=2)
+    from codeweaver.persistence import SERVER_THREADS_FILE
+    from codeweaver.server_persistence import dev_server_config
+    from codeweaver_runtime import default_data_dir
+
     chosen = port or pick_port(host, 2024)
+    # langgraph.json plus the checkpointer that keeps every completed turn through a crash.
+    server_config = dev_server_config(found.resolve())
     command = langgraph_dev_command(
-        config=found.resolve(), host=host, port=chosen, jobs=jobs, reload=reload
+        config=server_config, host=host, port=chosen, jobs=jobs, reload=reload
     )
     if dry_run:
         sys.stdout.write(shlex.join(command) + "\n")
@@ -532,8 +568,16 @@ def serve(
         f"Studio: https://smith.langchain.com/studio/?baseUrl={url}"
     )
     err.print(_auth_summary())
+    if server_config != found.resolve():
+        err.print(
+            "Threads: every completed turn is on disk in "
+            f"{default_data_dir() / SERVER_THREADS_FILE} before its answer is returned."
+        )
+    else:
+        err.print(f"Threads: kept by the checkpointer {found.name} names.")
     try:
-        code = subprocess.call(command, env=env, cwd=found.resolve().parent)
+        # Umask 077: what the server writes (its .langgraph_api/ folder too) is yours alone.
+        code = subprocess.call(command, env=env, cwd=found.resolve().parent, umask=0o077)
     except KeyboardInterrupt:
         code = 0
     raise typer.Exit(code=code)

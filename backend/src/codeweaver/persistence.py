@@ -1,4 +1,9 @@
-"""Thread persistence outside LangGraph Server: SQLite by default, Postgres by URI."""
+"""Thread persistence outside LangGraph Server, and the data directory's files.
+
+Threads are checkpointed in SQLite by default and in Postgres by URI. The data directory holds
+them, the server's threads, the token, the manifest and embedded Qdrant, all private to their
+owner.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +19,42 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from pydantic import BaseModel
 
 import codeweaver_schema.models as schema_models
+from codeweaver_runtime import private_dir, private_file, tighten
+
+THREADS_FILE = "threads.sqlite"
+"""The CLI's conversations (`codeweaver ask` and `chat`)."""
+SERVER_THREADS_FILE = "server-threads.sqlite"
+"""The development server's checkpoints and journal (`codeweaver.server_persistence`)."""
+DEV_CONFIG_FILE = "langgraph-dev.json"
+"""The config `codeweaver serve` gives `langgraph dev`: langgraph.json plus the checkpointer."""
+QDRANT_FOLDER = "qdrant"
+"""Embedded Qdrant's default folder: the corpus and the answer cache."""
+
+
+def secure_data_dir(data_dir: Path) -> Path:
+    """Make the data directory its owner's alone: the folder 0700, CodeWeaver's files in it 0600.
+
+    Run when a command or the server starts, this also tightens what earlier versions created
+    with the default 0755 and 0644. Only CodeWeaver's own entries are touched, so a data
+    directory set to a folder holding other things leaves those things as they were.
+
+    Returns:
+        The data directory.
+    """
+    from codeweaver.auth import LOCAL_TOKEN_FILE
+    from codeweaver.ingest import MANIFEST
+
+    ours = (THREADS_FILE, SERVER_THREADS_FILE, DEV_CONFIG_FILE, LOCAL_TOKEN_FILE, MANIFEST)
+    private_dir(data_dir)
+    entries = [
+        entry.name
+        for entry in data_dir.iterdir()
+        if entry.name == QDRANT_FOLDER
+        or any(entry.name == name or entry.name.startswith(f"{name}-") for name in ours)
+        or entry.name == Path(MANIFEST).with_suffix(".tmp").name
+    ]
+    tighten(data_dir, entries)
+    return data_dir
 
 
 def schema_serializer() -> JsonPlusSerializer:
@@ -50,8 +91,8 @@ async def open_checkpointer(
     import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    await asyncio.to_thread(data_dir.mkdir, parents=True, exist_ok=True)
-    async with aiosqlite.connect(data_dir / "threads.sqlite") as conn:
+    database = await asyncio.to_thread(private_file, data_dir / THREADS_FILE)
+    async with aiosqlite.connect(database) as conn:
         saver = AsyncSqliteSaver(conn, serde=schema_serializer())
         await saver.setup()
         yield saver

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from codeweaver.cli import app, langgraph_dev_command, pick_port, server_url
+from codeweaver.server_persistence import CHECKPOINTER_PATH
 from tests.support import REPO, free_port
 
 runner = CliRunner()
@@ -92,7 +93,10 @@ def test_ingest_needs_a_path() -> None:
     assert "Missing argument" in result.output
 
 
-def test_serve_runs_langgraph_dev_offline_on_a_free_port() -> None:
+def test_serve_runs_langgraph_dev_offline_on_a_free_port(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CODEWEAVER_HOME", str(tmp_path / "home"))
     result = runner.invoke(
         app,
         [
@@ -110,7 +114,12 @@ def test_serve_runs_langgraph_dev_offline_on_a_free_port() -> None:
     assert "--no-browser" in command
     assert "--no-reload" in command
     assert command[command.index("--n-jobs-per-worker") + 1] == "3"
-    assert command[command.index("--config") + 1] == str(REPO / "langgraph.json")
+    # langgraph.json, plus the checkpointer that keeps every completed turn through a crash.
+    config = Path(command[command.index("--config") + 1])
+    assert config.parent == tmp_path / "home"
+    derived = json.loads(config.read_text(encoding="utf-8"))
+    assert derived["checkpointer"] == {"path": CHECKPOINTER_PATH}
+    assert derived["graphs"] == json.loads((REPO / "langgraph.json").read_text())["graphs"]
     assert int(command[command.index("--port") + 1]) > 0
 
 

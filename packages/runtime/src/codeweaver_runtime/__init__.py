@@ -29,6 +29,7 @@ from codeweaver_runtime.corpus import CorpusError, DocumentCorpus, IngestReport
 from codeweaver_runtime.documents import (
     Chunk,
     DocumentError,
+    FileTooLarge,
     SourceDocument,
     chunk_document,
     iter_documents,
@@ -55,6 +56,7 @@ from codeweaver_runtime.model_names import (
     model_base_url,
     parse_model_name,
 )
+from codeweaver_runtime.private import is_private, private_dir, private_file, tighten
 from codeweaver_runtime.qdrant import close_qdrant_clients, get_qdrant, open_qdrant
 from codeweaver_runtime.replies import json_object_from_text, strip_thinking
 from codeweaver_runtime.retrieval_eval import RetrievalReport, evaluate_retrieval
@@ -77,6 +79,7 @@ __all__ = [
     "DocumentError",
     "Embedder",
     "EmbeddingError",
+    "FileTooLarge",
     "Infrastructure",
     "IngestReport",
     "MethodMemory",
@@ -107,6 +110,7 @@ __all__ = [
     "get_qdrant",
     "infrastructure",
     "install_log_redaction",
+    "is_private",
     "iter_documents",
     "json_object_from_text",
     "load_document",
@@ -114,10 +118,13 @@ __all__ = [
     "open_qdrant",
     "operator_model_names",
     "parse_model_name",
+    "private_dir",
+    "private_file",
     "redact",
     "resolve_chat_models",
     "run_tenant",
     "scoped_to_caller",
     "strip_thinking",
+    "tighten",
     "traced",
 ]

@@ -308,6 +308,32 @@ class DocumentCorpus:
         stored = await self._stored_documents()
         return {doc_id: content_hash for doc_id, (content_hash, _, _) in stored.items()}
 
+    async def stored_files(self) -> dict[str, str]:
+        """Every stored document of this tenant: doc_id -> the file it was read from.
+
+        What the store holds, whatever a manifest says: `codeweaver ingest` reconciles the two,
+        so a run killed before it could record its progress leaves nothing behind.
+        """
+        if not await self._exists():
+            return {}
+        found: dict[str, str] = {}
+        first_chunk = models.FieldCondition(key="chunk_index", match=models.MatchValue(value=0))
+        offset: models.ExtendedPointId | None = None
+        while True:
+            points, offset = await self._client.scroll(
+                self.collection,
+                scroll_filter=self._tenant_filter(first_chunk),
+                limit=1024,
+                offset=offset,
+                with_payload=["doc_id", "file"],
+                with_vectors=False,
+            )
+            for point in points:
+                payload = point.payload or {}
+                found[str(payload["doc_id"])] = str(payload.get("file", ""))
+            if offset is None:
+                return found
+
     async def _stored_documents(self) -> dict[str, tuple[str, str, int]]:
         """doc_id -> (content hash, embedding model, chunk count), read from each chunk 0."""
         if not await self._exists():

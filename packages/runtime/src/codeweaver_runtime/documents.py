@@ -7,9 +7,12 @@ whole where they fit, so a retrieved chunk reads as a unit and cites where it ca
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import logging
+import os
 import re
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -49,6 +52,19 @@ _BINARY_SNIFF_BYTES = 8192
 
 class DocumentError(ValueError):
     """A file cannot be read as a document (binary, unsupported kind, unreadable PDF...)."""
+
+
+class FileTooLarge(DocumentError):
+    """A file is larger than the limit per file it was read with."""
+
+
+_NOT_REGULAR = {
+    stat.S_IFDIR: "a folder",
+    stat.S_IFIFO: "a named pipe (FIFO)",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}
 
 
 @dataclass(frozen=True)
@@ -119,26 +135,87 @@ def document_kind(path: Path) -> DocumentKind | None:
     return None
 
 
-def load_document(path: Path, *, root: Path | None = None) -> SourceDocument:
+def path_problem(path: Path) -> str | None:
+    """Why `path` cannot be reached (a symbolic link loop, a broken link...), or None."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return _unreachable(path, exc)
+    return None
+
+
+def _unreachable(path: Path, exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "a symbolic link loop"
+    if exc.errno == errno.ENOENT and path.is_symlink():
+        return f"a broken symbolic link (to {os.readlink(path)})"
+    return f"cannot read: {exc.strerror or exc}"
+
+
+def _check_regular(path: Path, info: os.stat_result, max_bytes: int | None) -> None:
+    kind = _NOT_REGULAR.get(stat.S_IFMT(info.st_mode))
+    if kind is not None:
+        raise DocumentError(f"{path}: {kind}, not a file")
+    if max_bytes is not None and info.st_size > max_bytes:
+        raise FileTooLarge(
+            f"{path}: {_megabytes(info.st_size)}, over the limit of {_megabytes(max_bytes)} "
+            "per file"
+        )
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1_048_576:.1f} MB"
+
+
+def read_file(path: Path, *, max_bytes: int | None = None) -> bytes:
+    """The bytes of a regular file no larger than `max_bytes`.
+
+    Whatever else the path is (a folder, a FIFO, a device, a socket, a link that loops or leads
+    nowhere) is refused without opening it for reading, so nothing can block or flood the
+    caller; what was opened is checked again, in case the path changed in between.
+
+    Raises:
+        DocumentError: the path is not a regular file, or cannot be read.
+        FileTooLarge: the file is larger than `max_bytes`.
+    """
+    try:
+        _check_regular(path, os.stat(path), max_bytes)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise DocumentError(f"{path}: {_unreachable(path, exc)}") from exc
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            _check_regular(path, os.fstat(handle.fileno()), max_bytes)
+            data = handle.read() if max_bytes is None else handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise DocumentError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    if max_bytes is not None and len(data) > max_bytes:
+        raise FileTooLarge(f"{path}: grew over the limit of {_megabytes(max_bytes)} per file")
+    return data
+
+
+def load_document(
+    path: Path, *, root: Path | None = None, max_bytes: int | None = None
+) -> SourceDocument:
     """Read one file as a document.
 
     Args:
         path: The file.
         root: The folder the file was found under; `file` is then relative to it.
+        max_bytes: Refuse files larger than this (None: no limit).
 
     Returns:
         The document; `notes` says when text had to be decoded lossily.
 
     Raises:
-        DocumentError: the file is of an unsupported kind, binary, or an unreadable PDF.
+        DocumentError: the file is of an unsupported kind, binary, an unreadable PDF, or not
+            a file at all (see `read_file`).
+        FileTooLarge: the file is larger than `max_bytes`.
     """
     kind = document_kind(path)
     if kind is None:
         raise DocumentError(f"{path}: unsupported file type {path.suffix or '(none)'}")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise DocumentError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    data = read_file(path, max_bytes=max_bytes)
     file = _display_path(path, root)
     if kind == "pdf":
         return _load_pdf(data, file)
@@ -174,7 +251,10 @@ def load_document(path: Path, *, root: Path | None = None) -> SourceDocument:
 
 
 def iter_documents(
-    paths: Iterable[Path], *, errors: list[DocumentError] | None = None
+    paths: Iterable[Path],
+    *,
+    errors: list[DocumentError] | None = None,
+    max_bytes: int | None = None,
 ) -> Iterator[SourceDocument]:
     """Load every document under the given files and folders, in a stable order.
 
@@ -185,6 +265,7 @@ def iter_documents(
         paths: Files and folders.
         errors: When given, files that fail to load are recorded here and skipped; otherwise
             the first failure is raised.
+        max_bytes: Files larger than this fail to load (None: no limit).
 
     Yields:
         The documents.
@@ -206,7 +287,7 @@ def iter_documents(
             candidates = [(path, None)]
         for file, root in candidates:
             try:
-                yield load_document(file, root=root)
+                yield load_document(file, root=root, max_bytes=max_bytes)
             except DocumentError as exc:
                 if errors is None:
                     raise

@@ -17,8 +17,14 @@ from typing import Any, cast
 
 from qdrant_client import AsyncQdrantClient, QdrantClient
 
+from codeweaver_runtime.private import private_dir, tighten
+
 _CLIENTS: dict[str, AsyncQdrantClient] = {}
 _LOCK = threading.Lock()
+# What embedded Qdrant writes in its folder; each is made private once it exists.
+_QDRANT_ENTRIES = (".lock", "meta.json", "collection")
+# Calls after which embedded Qdrant may have created files (a collection's storage).
+_CREATES_FILES = frozenset({"create_collection", "recreate_collection"})
 
 
 def is_embedded(location: str) -> bool:
@@ -47,12 +53,16 @@ class EmbeddedQdrant:
             if self.location == ":memory:":
                 self._client = QdrantClient(location=":memory:")
             else:
-                Path(self.location).mkdir(parents=True, exist_ok=True)
+                folder = private_dir(Path(self.location))
                 self._client = QdrantClient(path=self.location)
+                tighten(folder, _QDRANT_ENTRIES)
         return self._client
 
     def _run(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        return getattr(self._open(), name)(*args, **kwargs)
+        result = getattr(self._open(), name)(*args, **kwargs)
+        if name in _CREATES_FILES and self.location != ":memory:":
+            tighten(Path(self.location), _QDRANT_ENTRIES)
+        return result
 
     async def close(self) -> None:
         """Close the store, if it was ever opened, and stop the worker thread."""

@@ -1,0 +1,498 @@
+"""Crash-safe threads for `langgraph dev`, the server `codeweaver serve` runs.
+
+LangGraph's development server keeps threads, runs and checkpoints in memory and writes them to
+`.langgraph_api/` every ten seconds. A crash (SIGKILL, out of memory, a power cut) loses what
+changed since, whole threads included, and can leave a finished run recorded as running, which
+the restarted server runs again: the question is asked and answered twice. So `codeweaver serve`
+gives the server a checkpointer of CodeWeaver's (LangGraph's custom checkpointer, named in the
+config `dev_server_config` derives from `langgraph.json`):
+
+- `DurableSqliteSaver` commits every checkpoint to `$CODEWEAVER_HOME/server-threads.sqlite`
+  before the run goes on. Before the first checkpoint of each run it also commits the server's
+  records of the run and its thread (the journal), so no checkpoint is ever on disk without
+  the records that make it reachable.
+- `reconcile` runs when the server starts, before its queue takes any run. It restores the
+  threads and runs the last flush missed, marks a run whose turn had completed as succeeded,
+  and rolls back the checkpoints of a run the crash cut short, which the server then runs again
+  from the last completed turn.
+
+The server reads a thread's state and history from the checkpointer, and the thread itself
+(metadata, status, values) and its runs from its own store, which `reconcile` corrects.
+Production is not concerned: `langgraph.json` names no checkpointer, so the image keeps the
+server's own on Postgres.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import os
+import pickle
+from collections.abc import AsyncIterator, Callable, Iterable, MutableMapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal, cast
+
+import aiosqlite
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    get_checkpoint_metadata,
+)
+from langgraph.checkpoint.serde.base import SerializerProtocol
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.pregel import Pregel
+from langgraph.types import StateSnapshot
+
+from codeweaver.persistence import (
+    DEV_CONFIG_FILE,
+    SERVER_THREADS_FILE,
+    schema_serializer,
+    secure_data_dir,
+)
+from codeweaver_runtime import default_data_dir, private_file, tighten
+
+logger = logging.getLogger(__name__)
+
+# Dotted, not `module:name`: this server version imports a non-file path by its last dot.
+CHECKPOINTER_PATH = "codeweaver.server_persistence.checkpointer"
+"""What `checkpointer.path` names in the development server's config."""
+FLUSH_SECONDS = 10
+"""How often the development server writes its own records (threads, runs) to disk."""
+
+RecordKind = Literal["thread", "run"]
+_UNFINISHED = ("pending", "running")
+_RUN_ID = "json_extract(CAST(metadata AS TEXT), '$.run_id')"
+_GRAPH_ID = "json_extract(CAST(metadata AS TEXT), '$.graph_id')"
+_JOURNAL_TABLE = """
+CREATE TABLE IF NOT EXISTS server_records (
+    kind TEXT NOT NULL,
+    id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    record BLOB NOT NULL,
+    PRIMARY KEY (kind, id)
+)
+"""
+
+
+@dataclass(frozen=True)
+class ServerRecord:
+    """The server's record of a thread or a run, as its store holds it."""
+
+    kind: RecordKind
+    id: str
+    thread_id: str
+    record: dict[str, Any]
+
+
+RecordsOf = Callable[[str, str | None], list[ServerRecord]]
+"""(thread id, run id or None) -> the records to journal before that run's first checkpoint."""
+GraphOf = Callable[[str], Pregel[Any, Any, Any, Any] | None]
+"""graph id -> the compiled graph, to tell a finished turn from one cut short."""
+
+
+class DurableSqliteSaver(AsyncSqliteSaver):
+    """LangGraph's SQLite checkpointer, with the journal of server records and run deletion.
+
+    Every checkpoint is committed before `aput` returns (the development server awaits the last
+    one before it reports a run as done). `adelete_for_runs`, which the server calls for a run
+    deleted or rolled back (`multitask_strategy="rollback"`), deletes that run's checkpoints.
+    """
+
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        *,
+        serde: SerializerProtocol | None = None,
+        records: RecordsOf | None = None,
+    ) -> None:
+        """Wrap an open connection.
+
+        Args:
+            conn: The database.
+            serde: How checkpoints are (de)serialized.
+            records: Where the server's records come from; None journals nothing.
+        """
+        super().__init__(conn, serde=serde)
+        self._records = records
+        self._journaled: set[tuple[str, str | None]] = set()
+        self._journal_ready = False
+
+    async def setup(self) -> None:
+        """Create the checkpoint tables and the journal."""
+        await super().setup()
+        if self._journal_ready:
+            return
+        async with self.lock:
+            await self.conn.execute(_JOURNAL_TABLE)
+            await self.conn.commit()
+        self._journal_ready = True
+
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        """Store a checkpoint; the first of a run journals the run's and its thread's records."""
+        if self._records is not None:
+            thread_id = str(config["configurable"]["thread_id"])
+            run_id = get_checkpoint_metadata(config, metadata).get("run_id")
+            key = (thread_id, str(run_id) if run_id else None)
+            if key not in self._journaled:
+                await self.journal(self._records(*key))
+                self._journaled.add(key)
+        return await super().aput(config, checkpoint, metadata, new_versions)
+
+    async def journal(self, records: Iterable[ServerRecord]) -> None:
+        """Commit records (replacing earlier versions of the same ones)."""
+        rows = [
+            (record.kind, record.id, record.thread_id, pickle.dumps(record.record))
+            for record in records
+        ]
+        if not rows:
+            return
+        await self.setup()
+        async with self.lock:
+            await self.conn.executemany(
+                "INSERT OR REPLACE INTO server_records (kind, id, thread_id, record) "
+                "VALUES (?, ?, ?, ?)",
+                rows,
+            )
+            await self.conn.commit()
+
+    async def journaled(self) -> list[ServerRecord]:
+        """Every journaled record, threads before runs, oldest first."""
+        await self.setup()
+        query = "SELECT kind, id, thread_id, record FROM server_records ORDER BY kind DESC, rowid"
+        async with self.lock, self.conn.execute(query) as cursor:
+            rows = await cursor.fetchall()
+        # The journal is this server's own file (0600): unpickling it trusts no one else, as the
+        # development server already does with its `.langgraph_api/*.pckl`.
+        return [
+            ServerRecord(cast(RecordKind, kind), str(id_), str(thread_id), pickle.loads(blob))
+            for kind, id_, thread_id, blob in rows
+        ]
+
+    async def forget(self, keys: Iterable[tuple[RecordKind, str]]) -> None:
+        """Drop journaled records, once the server's own store holds them on disk."""
+        rows = list(keys)
+        if not rows:
+            return
+        await self.setup()
+        async with self.lock:
+            await self.conn.executemany(
+                "DELETE FROM server_records WHERE kind = ? AND id = ?", rows
+            )
+            await self.conn.commit()
+
+    async def root_checkpoints(self, thread_id: str) -> list[tuple[str | None, str | None]]:
+        """(run id, graph id) of each top-level checkpoint of a thread, oldest first."""
+        await self.setup()
+        query = (
+            f"SELECT {_RUN_ID}, {_GRAPH_ID} FROM checkpoints "
+            "WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id"
+        )
+        async with self.lock, self.conn.execute(query, (thread_id,)) as cursor:
+            rows = await cursor.fetchall()
+        return [(run, graph) for run, graph in rows]
+
+    async def roll_back(self, run_ids: Iterable[str]) -> None:
+        """Delete the checkpoints and pending writes of these runs; the journal keeps them."""
+        ids = [str(run_id) for run_id in run_ids]
+        if not ids:
+            return
+        await self.setup()
+        marks = ",".join("?" * len(ids))
+        async with self.lock, self.conn.cursor() as cursor:
+            await cursor.execute(
+                "DELETE FROM writes WHERE (thread_id, checkpoint_ns, checkpoint_id) IN ("
+                "SELECT thread_id, checkpoint_ns, checkpoint_id FROM checkpoints "
+                f"WHERE {_RUN_ID} IN ({marks}))",
+                ids,
+            )
+            await cursor.execute(f"DELETE FROM checkpoints WHERE {_RUN_ID} IN ({marks})", ids)
+            await self.conn.commit()
+
+    async def adelete_for_runs(self, run_ids: Iterable[str]) -> None:
+        """Delete runs' checkpoints and journaled records (a deleted or rolled-back run)."""
+        ids = [str(run_id) for run_id in run_ids]
+        await self.roll_back(ids)
+        await self.forget(("run", run_id) for run_id in ids)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        """Delete a thread's checkpoints and journaled records."""
+        await super().adelete_thread(thread_id)
+        await self.setup()
+        async with self.lock:
+            await self.conn.execute(
+                "DELETE FROM server_records WHERE thread_id = ?", (str(thread_id),)
+            )
+            await self.conn.commit()
+
+
+@asynccontextmanager
+async def open_durable_saver(
+    path: Path, *, records: RecordsOf | None = None
+) -> AsyncIterator[DurableSqliteSaver]:
+    """The durable checkpointer on a SQLite file created readable by its owner only."""
+    async with aiosqlite.connect(private_file(path)) as conn:
+        saver = DurableSqliteSaver(conn, serde=schema_serializer(), records=records)
+        await saver.setup()
+        yield saver
+
+
+@dataclass
+class Reconciliation:
+    """What `reconcile` changed in the server's records (ids)."""
+
+    restored_threads: list[str] = field(default_factory=list)
+    restored_runs: list[str] = field(default_factory=list)
+    completed: list[str] = field(default_factory=list)
+    """Runs recorded as unfinished whose turn had completed: now succeeded."""
+    rerun: list[str] = field(default_factory=list)
+    """Runs the crash cut short: their checkpoints rolled back, pending again."""
+
+    def __str__(self) -> str:
+        return (
+            f"{len(self.restored_threads)} thread(s) and {len(self.restored_runs)} run(s) "
+            f"restored, {len(self.completed)} finished run(s) marked succeeded, "
+            f"{len(self.rerun)} interrupted run(s) to run again"
+        )
+
+    @property
+    def changed(self) -> bool:
+        """Whether anything was changed."""
+        return bool(self.restored_threads or self.restored_runs or self.completed or self.rerun)
+
+
+async def reconcile(
+    store: MutableMapping[str, Any], saver: DurableSqliteSaver, graph_of: GraphOf
+) -> Reconciliation:
+    """Bring the server's records (`store["threads"]`, `store["runs"]`) in line with checkpoints.
+
+    Args:
+        store: The server's store as loaded from disk, before any run starts.
+        saver: The checkpoints and the journal.
+        graph_of: The compiled graph of a graph id (None when unknown).
+
+    Returns:
+        What was restored and corrected.
+    """
+    done = Reconciliation()
+    threads = {str(thread["thread_id"]): thread for thread in store["threads"]}
+    runs = {str(run["run_id"]): run for run in store["runs"]}
+    on_disk: set[tuple[RecordKind, str]] = {("thread", key) for key in threads}
+    on_disk |= {("run", key) for key in runs}
+
+    for record in await saver.journaled():
+        if (record.kind, record.id) in on_disk:
+            continue
+        if record.kind == "thread":
+            if record.id not in threads and await saver.root_checkpoints(record.id):
+                thread = {**record.record, "values": None, "interrupts": {}}
+                store["threads"].append(thread)
+                threads[record.id] = thread
+                done.restored_threads.append(record.id)
+        elif record.id not in runs and record.thread_id in threads:
+            run = dict(record.record)
+            store["runs"].append(run)
+            runs[record.id] = run
+            done.restored_runs.append(record.id)
+
+    touched = set(done.restored_threads)
+    now = datetime.now(UTC)
+    for run_id, run in runs.items():
+        if run["status"] not in _UNFINISHED:
+            continue
+        thread_id = str(run["thread_id"])
+        written = [writer for writer, _ in await saver.root_checkpoints(thread_id)]
+        if run_id not in written:
+            continue  # it never started: the queue runs it, as it would have
+        touched.add(thread_id)
+        # A run followed by another one finished; the last one finished if nothing is next.
+        if written[-1] != run_id or await _finished(thread_id, threads, saver, graph_of):
+            run.update(status="success", updated_at=now)
+            done.completed.append(run_id)
+        else:
+            await saver.roll_back([run_id])
+            run.update(status="pending", updated_at=now)
+            done.rerun.append(run_id)
+
+    for thread_id, thread in threads.items():
+        if thread_id in touched or "graph_id" not in thread["metadata"]:
+            await _refresh_thread(thread_id, thread, store, saver, graph_of, now)
+
+    await saver.forget(on_disk)
+    return done
+
+
+async def _graph_id(thread_id: str, saver: DurableSqliteSaver) -> str | None:
+    graphs = [graph for _, graph in await saver.root_checkpoints(thread_id) if graph]
+    return graphs[-1] if graphs else None
+
+
+async def _snapshot(
+    thread_id: str, graph_id: str | None, saver: DurableSqliteSaver, graph_of: GraphOf
+) -> StateSnapshot | None:
+    graph = graph_of(graph_id) if graph_id else None
+    if graph is None:
+        return None
+    with_saver = graph.copy(update={"checkpointer": saver})
+    return await with_saver.aget_state({"configurable": {"thread_id": thread_id}})
+
+
+async def _finished(
+    thread_id: str,
+    threads: dict[str, dict[str, Any]],
+    saver: DurableSqliteSaver,
+    graph_of: GraphOf,
+) -> bool:
+    """Whether the thread's last checkpoint ends its run (nothing left to do)."""
+    thread = threads.get(thread_id)
+    graph_id = (thread or {}).get("metadata", {}).get("graph_id") or await _graph_id(
+        thread_id, saver
+    )
+    snapshot = await _snapshot(thread_id, graph_id, saver, graph_of)
+    # Without the graph there is no telling: running the turn again is the safe side.
+    return snapshot is not None and not snapshot.next
+
+
+async def _refresh_thread(
+    thread_id: str,
+    thread: dict[str, Any],
+    store: MutableMapping[str, Any],
+    saver: DurableSqliteSaver,
+    graph_of: GraphOf,
+    now: datetime,
+) -> None:
+    """Graph id, values and status of a thread, from its checkpoints and runs."""
+    graph_id = thread["metadata"].get("graph_id") or await _graph_id(thread_id, saver)
+    if graph_id is None:
+        return
+    thread["metadata"]["graph_id"] = graph_id
+    snapshot = await _snapshot(thread_id, graph_id, saver, graph_of)
+    busy = any(
+        str(run["thread_id"]) == thread_id and run["status"] in _UNFINISHED for run in store["runs"]
+    )
+    status = "busy" if busy else "interrupted" if snapshot and snapshot.next else "idle"
+    thread.update(status=status, updated_at=now)
+    if snapshot is not None and snapshot.values:
+        thread.update(values=snapshot.values, state_updated_at=now)
+
+
+def records_from_store(
+    store: MutableMapping[str, Any], thread_id: str, run_id: str | None
+) -> list[ServerRecord]:
+    """The server's records of a thread and one of its runs (the thread's values left out)."""
+    found: list[ServerRecord] = []
+    thread = next((t for t in store["threads"] if str(t["thread_id"]) == thread_id), None)
+    if thread is not None:
+        kept = {key: value for key, value in thread.items() if key not in ("values", "interrupts")}
+        found.append(ServerRecord("thread", thread_id, thread_id, kept))
+    run = next((r for r in store["runs"] if run_id and str(r["run_id"]) == run_id), None)
+    if run is not None and run_id is not None:
+        found.append(ServerRecord("run", run_id, thread_id, dict(run)))
+    return found
+
+
+def served_graph(graph_id: str) -> Pregel[Any, Any, Any, Any] | None:
+    """The compiled graph the server serves under `graph_id` (module-form paths only)."""
+    graphs = json.loads(os.environ.get("LANGSERVE_GRAPHS") or "{}")
+    spec = graphs.get(graph_id)
+    path = spec.get("path") if isinstance(spec, dict) else spec
+    if not isinstance(path, str) or ":" not in path or "/" in path:
+        return None
+    module, _, name = path.partition(":")
+    try:
+        graph = getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        return None
+    return graph if isinstance(graph, Pregel) else None
+
+
+def dev_server_config(config: Path, data_dir: Path | None = None) -> Path:
+    """The config `langgraph dev` runs with: `config` plus the crash-safe checkpointer.
+
+    It is written to the data directory, outside the project folder the reloader watches. A
+    config that names a checkpointer of its own is used as it is.
+
+    Args:
+        config: The project's `langgraph.json`.
+        data_dir: The data directory (default: `$CODEWEAVER_HOME`).
+
+    Returns:
+        The path of the config to give `langgraph dev --config`.
+    """
+    raw = json.loads(config.read_text(encoding="utf-8"))
+    if "checkpointer" in raw:
+        return config
+    raw["checkpointer"] = {"path": CHECKPOINTER_PATH}
+    source = raw.get("source")
+    if isinstance(source, dict) and isinstance(source.get("root"), str):
+        source["root"] = str((config.parent / source["root"]).resolve())
+    target = private_file(secure_data_dir(data_dir or default_data_dir()) / DEV_CONFIG_FILE)
+    target.write_text(json.dumps(raw, indent=2) + "\n", encoding="utf-8")
+    return target
+
+
+def durability_notice() -> str | None:
+    """A warning when this is `langgraph dev` without the crash-safe checkpointer, else None."""
+    if os.environ.get("LANGGRAPH_RUNTIME_EDITION") != "inmem":
+        return None
+    if os.environ.get("LANGGRAPH_CHECKPOINTER"):
+        return None
+    return (
+        f"langgraph dev without CodeWeaver's checkpointer writes threads to .langgraph_api/ "
+        f"every {FLUSH_SECONDS} s: a crash loses the turns of the last seconds, and a run it "
+        "cut short may be answered twice. Start the server with `codeweaver serve` to keep "
+        "every completed turn."
+    )
+
+
+class _Started:
+    """Whether this process reconciled already (the server may open one saver per thread)."""
+
+    reconciled = False
+
+
+@asynccontextmanager
+async def checkpointer() -> AsyncIterator[DurableSqliteSaver]:
+    """The development server's checkpointer (`checkpointer.path` in its config).
+
+    Everything the server writes from here on is its owner's alone (umask 077); the data
+    directory and the server's own folder are tightened, then the server's records are
+    reconciled with the checkpoints once per process, before any run starts.
+    """
+    database = _development_runtime()
+    store = cast(MutableMapping[str, Any], database.GLOBAL_STORE)
+    os.umask(0o077)
+    home = secure_data_dir(default_data_dir())
+    tighten(Path(os.path.dirname(database.OPS_FILENAME)))
+
+    def records(thread_id: str, run_id: str | None) -> list[ServerRecord]:
+        return records_from_store(store, thread_id, run_id)
+
+    async with open_durable_saver(home / SERVER_THREADS_FILE, records=records) as saver:
+        if not _Started.reconciled:
+            _Started.reconciled = True
+            done = await reconcile(store, saver, served_graph)
+            log = logger.warning if done.changed else logger.info
+            log("Threads kept in %s after the last shutdown: %s", home / SERVER_THREADS_FILE, done)
+        yield saver
+
+
+def _development_runtime() -> Any:
+    edition = os.environ.get("LANGGRAPH_RUNTIME_EDITION")
+    if edition != "inmem":
+        raise RuntimeError(
+            f"{CHECKPOINTER_PATH} is for `langgraph dev` (the in-memory runtime), not the "
+            f"{edition!r} runtime: a deployed server keeps its own checkpointer."
+        )
+    return importlib.import_module("langgraph_runtime_inmem.database")
