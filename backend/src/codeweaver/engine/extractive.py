@@ -388,10 +388,21 @@ async def _example_for(draft: _Draft, item: int, api: str) -> tuple[int, str] | 
     in_entry = [c for c in candidates if c[0] == item]
     pool = [c for c in in_entry if _uses(c[1], form)] or in_entry or candidates
     scores = await _rank_texts(f"{draft.basis} {api}", [b for _, b in pool], draft.embedder)
-    # Short examples read best; a long one is cut.
-    best = max(range(len(pool)), key=lambda i: scores[i] - 0.002 * len(pool[i][1]))
+    best = max(range(len(pool)), key=lambda i: scores[i] + _example_shape(pool[i][1]))
     where, block = pool[best]
     return where, _example(block)
+
+
+def _example_shape(block: str) -> float:
+    """How well a block reads as an example.
+
+    A short interactive session that shows the call and its result beats a function definition
+    that happens to use the API.
+    """
+    bonus = 0.1 if block.lstrip().startswith(">>>") else 0.0
+    if re.match(r"\s*(def|class|async def) ", block):
+        bonus -= 0.1
+    return bonus - 0.002 * len(block)
 
 
 def _alternative(evidence: list[Evidence], item: int, api: str) -> tuple[int, str] | None:

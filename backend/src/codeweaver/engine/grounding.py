@@ -9,6 +9,7 @@ from codeweaver_schema import Answer, Evidence, Grade
 
 _MARKER = re.compile(r"\[(\d{1,3})\]")
 _FENCED = re.compile(r"```[^\n]*\n(.*?)```\s*((?:\[\d{1,3}\]\s*)*)", re.DOTALL)
+_LABEL = re.compile(r"\*\*[^*]+\*\*:?")
 SUPPORT_THRESHOLD = 0.6
 """Share of a cited claim's words its sources must contain. Offline answers quote, so they pass;
 a model paraphrases, so its answers are checked with `MODEL_SUPPORT_THRESHOLD` and by the judge."""
@@ -28,8 +29,10 @@ def _claims(text: str) -> list[tuple[str, list[int]]]:
     prose = _FENCED.sub("\n", text)
     for line in prose.splitlines():
         numbers = cited_numbers(line)
-        if numbers:
-            claims.append((_MARKER.sub("", line), numbers))
+        claim = _MARKER.sub("", line)
+        # A bold label ("**Example** [2]") points at what follows; it claims nothing itself.
+        if numbers and not _LABEL.fullmatch(claim.strip()):
+            claims.append((claim, numbers))
     return claims
 
 
@@ -61,8 +64,9 @@ def check_grounding(
     )
     unsupported: list[str] = []
     for claim, numbers in _claims(answer.text):
+        # What an item says includes its title: "From: *How do I copy a file?*" cites it.
         sources = [
-            by_id[by_number[n].evidence_id].content
+            f"{by_id[by_number[n].evidence_id].title}\n{by_id[by_number[n].evidence_id].content}"
             for n in numbers
             if n in by_number and by_number[n].evidence_id in by_id
         ]

@@ -213,16 +213,18 @@ class DocsIndex:
                 for key in {k for block in candidate.examples for k in call_keys(block)}:
                     using[key].append(i)
             self._examples_using = dict(using)
-        found = [i for i in self._examples_using.get(use_key(unit), ()) if i != hit.index]
+        key = use_key(unit)
+        found = [i for i in self._examples_using.get(key, ()) if i != hit.index]
         if not found:
             return None
-        return min(
-            found,
-            key=lambda i: (
-                self.units[i].doc != unit.doc,
-                min(len(e) for e in self.units[i].examples),
-            ),
-        )
+
+        def readability(i: int) -> tuple[bool, bool, int]:
+            # Same page first; then an interactive session that shows the call; then the shortest.
+            blocks = [b for b in self.units[i].examples if key in call_keys(b)]
+            best = min(blocks, key=lambda b: (not b.lstrip().startswith(">>>"), len(b)))
+            return self.units[i].doc != unit.doc, not best.lstrip().startswith(">>>"), len(best)
+
+        return min(found, key=readability)
 
     def module_units(self, question: str) -> set[int]:
         """Units of the modules a question names as words (`argparse`, `shutil`, `os.path`)."""
