@@ -46,6 +46,9 @@ NAMED_API_BONUS = 0.12
 PHRASE_WORDS_WEIGHT = 0.1
 """Added to a task phrase's similarity for the share of its words the question uses: a small
 model confuses opposite tasks ("base64 encode" and "base64 decode"), the words do not."""
+PASSAGE_PENALTY = 0.03
+"""Taken from passages (tutorial, FAQ and module prose): when a passage and an API entry match
+about as well, the entry answers more directly."""
 MODULE_BONUS = 0.04
 """Added to the units of a standard-library module the question names in plain words."""
 _ENGLISH_MODULE_NAMES = frozenset(
@@ -148,6 +151,7 @@ class DocsIndex:
             if unit.module:
                 by_module[unit.module.lower()].append(i)
         self._by_module = dict(by_module)
+        self._passages = np.array([u.kind != "api" for u in units], dtype=np.float32)
         self._examples_using: dict[str, list[int]] | None = None
         self._by_url: dict[str, int] | None = None
 
@@ -182,6 +186,7 @@ class DocsIndex:
             scores[i] += NAMED_API_BONUS
         for i in self.module_units(question):
             scores[i] += MODULE_BONUS
+        scores -= PASSAGE_PENALTY * self._passages
         top = np.argsort(-scores)[:k]
         return [DocHit(self.units[i], int(i), float(scores[i]), via.get(int(i))) for i in top]
 
