@@ -1,4 +1,4 @@
-"""Dependencies point one way: schema <- runtime <- subgraph packages <- backend."""
+"""Dependencies point one way: schema <- runtime <- corpus <- subgraph packages <- backend."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ REPO = Path(__file__).resolve().parents[1]
 PACKAGES = {
     "schema": "codeweaver_schema",
     "runtime": "codeweaver_runtime",
+    "corpus": "codeweaver_corpus",
     "search": "codeweaver_search",
     "cache": "codeweaver_cache",
     "multi_question": "codeweaver_multi_question",
@@ -18,7 +19,8 @@ PACKAGES = {
 ALLOWED = {
     "codeweaver_schema": set(),
     "codeweaver_runtime": {"codeweaver_schema"},
-    "codeweaver_search": {"codeweaver_schema", "codeweaver_runtime"},
+    "codeweaver_corpus": {"codeweaver_schema", "codeweaver_runtime"},
+    "codeweaver_search": {"codeweaver_schema", "codeweaver_runtime", "codeweaver_corpus"},
     "codeweaver_cache": {"codeweaver_schema", "codeweaver_runtime"},
     "codeweaver_multi_question": {"codeweaver_schema"},
 }

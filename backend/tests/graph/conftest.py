@@ -123,7 +123,7 @@ def make_harness(embedder: Embedder) -> MakeHarness:
             cache=cache,
             checkpointer=InMemorySaver(serde=schema_serializer()),
         )
-        ctx = Context(search_sources=["local"], chat_model="offline", **context)
+        ctx = Context(**{"search_sources": ["local"], "chat_model": "offline", **context})
         return Harness(graph, source, cache, ctx)
 
     return make

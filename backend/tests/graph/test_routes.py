@@ -113,3 +113,25 @@ async def test_turn_fields_do_not_leak_into_the_next_turn(make_harness: MakeHarn
     assert values["evidence"] == []
     assert values["analysis"] is None
     assert values["cache_decision"] is None
+
+
+async def test_a_decline_is_never_cached(make_harness: MakeHarness) -> None:
+    h = make_harness()
+    question = "How do I undo the last commit in git but keep my changes?"
+    first, _, _ = await h.ask(question, thread="t1")
+    assert first["answer"].declined
+    assert first["answer"].decline_reason == "out_of_scope"
+    assert not first["cache_stored"]
+    again, nodes, _ = await h.ask(question, thread="t2")
+    assert not again["cache_decision"].hit
+    assert search_ran(nodes)
+
+
+async def test_skipped_sources_are_named_in_the_answer(make_harness: MakeHarness) -> None:
+    h = make_harness(search_sources=["local", "github"])
+    values, _, _ = await h.ask(QUESTION)
+    answer = values["answer"]
+    assert not answer.declined
+    last = answer.text.rstrip().splitlines()[-1]
+    assert last.startswith("_Not searched: GitHub code (skipped: no github source is configured")
+    assert answer.warning is None, "a skipped source is not a failure"

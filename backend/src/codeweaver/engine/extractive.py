@@ -105,10 +105,19 @@ def _headings(language: str) -> dict[str, str]:
     return HEADINGS.get(language, HEADINGS["en"])
 
 
-def offline_note(language: str, evidence: list[Evidence] | None = None) -> str:
-    """The line that says the answer was quoted, not generated, and from which docs version."""
+def offline_note(
+    language: str, evidence: list[Evidence] | None = None, *, running: str | None = None
+) -> str:
+    """The line that says the answer was quoted, not generated, and from which docs version.
+
+    Args:
+        language: The answer's language.
+        evidence: What the answer cites; a note on the documentation's version is added when
+            it cites the bundled documentation and `running` is another version.
+        running: The running Python's `major.minor`; default: this interpreter's.
+    """
     note = OFFLINE_NOTE.get(language, OFFLINE_NOTE["en"])
-    running = f"{sys.version_info.major}.{sys.version_info.minor}"
+    running = running or f"{sys.version_info.major}.{sys.version_info.minor}"
     if evidence and running != DOCS_VERSION and any(is_reference(e) for e in evidence):
         template = DOCS_NOTE.get(language, DOCS_NOTE["en"])
         note += "\n" + template.format(docs=DOCS_VERSION, running=running)

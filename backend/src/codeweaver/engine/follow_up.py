@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 
 from codeweaver.engine.extractive import code_blocks, offline_note, sentences_of
-from codeweaver_corpus.pydocs.index import DocHit, DocsIndex
+from codeweaver_corpus.pydocs.index import DocHit, DocsIndex, call_keys, use_key
 from codeweaver_corpus.pydocs.reference import evidence_of
 from codeweaver_schema import Citation
 
@@ -137,6 +137,6 @@ def _example(
 
 
 def _closest(blocks: list[str], hit: DocHit) -> str:
-    """The block that uses the API most plainly: it names it, and it is short."""
-    short = hit.unit.name.rsplit(".", 1)[-1]
-    return min(blocks, key=lambda b: (short not in b, len(b)))
+    """The block that uses the API as it is called (`os.remove(...)`, `.strip()`), shortest."""
+    key = use_key(hit.unit)
+    return min(blocks, key=lambda b: (key not in call_keys(b), len(b)))

@@ -315,7 +315,8 @@ def render(lines: list[str]) -> tuple[str, list[str]]:
                     out.extend([f"{_NOTES[name]} {text}".strip(), ""])
                 elif name in _VERSION_NOTES:
                     version = argument.split()[0] if argument else ""
-                    rest = " ".join([argument[len(version) :].strip(), *(b.strip() for b in body)])
+                    parts = [argument[len(version) :].strip(), *(b.strip() for b in body)]
+                    rest = " ".join(p for p in parts if p)
                     sentence = _VERSION_NOTES[name].format(version)
                     out.extend([f"{sentence} {inline(rest)}".strip(), ""])
                 elif name in _CODE_DIRECTIVES:

@@ -1,0 +1,61 @@
+"""Offline follow-ups from the earlier answer's sources: examples and more explanation."""
+
+from __future__ import annotations
+
+import pytest
+
+from codeweaver.engine.follow_up import follow_up_answer
+from codeweaver_corpus.pydocs import PACKAGED_INDEX
+from codeweaver_corpus.pydocs.index import DocHit, DocsIndex, read_index
+from codeweaver_corpus.pydocs.reference import evidence_of
+from codeweaver_schema import Citation
+
+
+@pytest.fixture(scope="module")
+def index() -> DocsIndex:
+    return read_index(PACKAGED_INDEX)
+
+
+def cited(index: DocsIndex, name: str, n: int = 1) -> Citation:
+    i = index._by_name[name][0]
+    return Citation.of(n, evidence_of(DocHit(index.unit(i), i, 0.9)))
+
+
+def test_an_example_comes_from_the_cited_entry(index: DocsIndex) -> None:
+    citation = cited(index, "str.strip")
+    text, used = follow_up_answer(
+        "Can you show an example?", "**Use `str.strip`** [1]", [citation], "en", lambda: index
+    )
+    assert "```python\n>>> '   spacious   '.strip()" in text
+    assert used == [citation]
+
+
+def test_an_entry_without_an_example_borrows_one_and_cites_it(index: DocsIndex) -> None:
+    citation = cited(index, "os.remove")
+    text, used = follow_up_answer(
+        "show me some code", "**Use `os.remove`** [1]", [citation], "en", lambda: index
+    )
+    assert [c.n for c in used] == [2], "the borrowed example is a new, resolvable citation"
+    assert "os.remove(" in text.split("```python\n", 1)[1]
+    assert text.count("[2]") == 1
+
+
+def test_more_explanation_quotes_what_was_not_shown(index: DocsIndex) -> None:
+    citation = cited(index, "time.sleep")
+    shown = "Suspend execution of the calling thread for the given number of seconds. [1]"
+    text, used = follow_up_answer(
+        "Can you explain that in more detail?", shown, [citation], "en", lambda: index
+    )
+    assert used == [citation]
+    quotes = [line for line in text.splitlines() if line.startswith("> ")]
+    assert quotes
+    assert all(line.endswith("[1]") for line in quotes)
+    assert "Suspend execution of the calling thread" not in text
+
+
+def test_nothing_more_is_said_plainly_never_as_bare_markers(index: DocsIndex) -> None:
+    text, used = follow_up_answer("explain more", "Something [1]", [], "en", lambda: index)
+    assert used == []
+    assert "hold nothing more on this" in text
+    text, used = follow_up_answer("explain", None, [], "ko", lambda: index)
+    assert "이전 답변이 없습니다" in text

@@ -1,0 +1,168 @@
+"""The offline engine on documentation units: lead with the API, show its use, or decline."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from codeweaver.engine.extractive import RELEVANCE_FLOOR, extractive_answer, offline_note
+from codeweaver.engine.grounding import check_grounding
+from codeweaver_corpus.pydocs import PACKAGED_INDEX
+from codeweaver_corpus.pydocs.index import DocHit, DocsIndex, read_index
+from codeweaver_corpus.pydocs.reference import evidence_of
+from codeweaver_runtime import Embedder
+from codeweaver_schema import Analysis, ErrorRecord, Evidence
+
+
+@pytest.fixture(scope="module")
+def index() -> DocsIndex:
+    return read_index(PACKAGED_INDEX)
+
+
+def unit(index: DocsIndex, name: str, score: float, task: str | None = None) -> Evidence:
+    i = index._by_name[name][0]
+    return evidence_of(DocHit(index.unit(i), i, score, task))
+
+
+def analysis(question: str, intent: str = "learning", language: str = "en") -> Analysis:
+    return Analysis(
+        question_type="independent",
+        should_cache=True,
+        standalone_question=question,
+        intent=intent,  # type: ignore[arg-type]
+        language=language,
+    )
+
+
+async def test_an_api_answer_leads_with_the_api_as_code(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    question = "How do I remove whitespace from both ends of a string?"
+    evidence = [unit(index, "str.strip", 0.9), unit(index, "str.split", 0.6)]
+    answer = await extractive_answer(question, analysis(question), evidence, embedder)
+    assert answer.text.splitlines()[2] == "**Use `str.strip`** [1]"
+    assert "```python\nstr.strip([chars])\n```" in answer.text
+    assert "Return a copy of the string with the leading and trailing characters removed." in (
+        answer.text
+    )
+    assert "**Example**" in answer.text
+    assert ">>> '   spacious   '.strip()" in answer.text
+    assert "str.split" not in answer.text, "a far second API is not offered"
+    assert answer.relevance == 0.9
+    assert check_grounding(answer, evidence).grounded
+
+
+async def test_a_close_second_api_is_offered_and_explained(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    question = "How do I delete a file?"
+    evidence = [unit(index, "os.remove", 0.9), unit(index, "pathlib.Path.unlink", 0.88)]
+    answer = await extractive_answer(question, analysis(question), evidence, embedder)
+    assert "**Also:** `Path.unlink(missing_ok=False)` — Remove this file or symbolic link." in (
+        answer.text
+    )
+    assert [c.n for c in answer.citations] == [1, 2]
+
+
+async def test_an_api_without_an_example_shows_one_from_other_evidence(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    i = index._by_name["os.remove"][0]
+    hit = DocHit(index.unit(i), i, 0.9)
+    companion = index.example_for(hit)
+    assert companion is not None
+    evidence = [evidence_of(hit), evidence_of(DocHit(index.unit(companion), companion, 0.75))]
+    answer = await extractive_answer("delete a file", analysis("delete a file"), evidence, embedder)
+    example = answer.text.split("**Example** [2]\n```python\n", 1)[1].split("```", 1)[0]
+    assert "os.remove(" in example
+
+
+async def test_a_traceback_gets_what_the_error_means_then_the_fix(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    question = "Traceback (most recent call last):\n  File \"a.py\", line 3\nKeyError: 'name'"
+    evidence = [unit(index, "dict.get", 0.85), unit(index, "KeyError", 0.8)]
+    answer = await extractive_answer(
+        question, analysis("KeyError: 'name'", "debugging"), evidence, embedder
+    )
+    assert "**What the error means:** `KeyError` — Raised when a mapping" in answer.text
+    assert "**Fix**" in answer.text
+    assert "dict.get" in answer.text
+    assert "**Check:**" in answer.text
+
+
+async def test_below_the_floor_it_declines_and_says_what_was_searched(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    errors = [
+        ErrorRecord(
+            node="prepare", kind="skipped", message="GITHUB_TOKEN is not set (x)", source="github"
+        ),
+        ErrorRecord(
+            node="search_stackoverflow",
+            kind="http",
+            message="round 1: 503 from the API",
+            source="stackoverflow",
+        ),
+    ]
+    question = "How do I get red wine stains out of a carpet?"
+    evidence = [unit(index, "str.strip", RELEVANCE_FLOOR - 0.2)]
+    answer = await extractive_answer(
+        question, analysis(question), evidence, embedder, errors=errors
+    )
+    assert answer.declined
+    assert answer.decline_reason == "below_relevance_floor"
+    assert not answer.citations
+    assert "I could not find an answer" in answer.text
+    assert "the Python 3.11 documentation and your ingested documents" in answer.text
+    assert "GitHub code (skipped: GITHUB_TOKEN is not set)" in answer.text
+    assert "Stack Overflow (failed: 503 from the API)" in answer.text
+    assert "`codeweaver ingest PATH`" in answer.text
+    assert "> **Title:** How do I get red wine stains out of a carpet?" in answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("How do I undo the most recent local commit in git?", "Git"),
+        ("How do I check if an array includes a value in JavaScript?", "JavaScript"),
+        ("자바스크립트 배열에서 중복된 값을 제거하는 방법", "JavaScript"),
+        ("How do I read a CSV file with pandas?", "pandas"),
+    ],
+)
+async def test_other_technologies_are_declined_whatever_the_evidence(
+    index: DocsIndex, embedder: Embedder, question: str, topic: str
+) -> None:
+    evidence = [unit(index, "list.count", 0.95)]
+    answer = await extractive_answer(question, analysis(question), evidence, embedder)
+    assert answer.declined
+    assert answer.decline_reason == "out_of_scope"
+    assert topic in answer.text
+
+
+async def test_korean_answers_have_korean_labels(index: DocsIndex, embedder: Embedder) -> None:
+    question = "파이썬에서 시간 지연을 주려면 어떻게 하나요?"
+    evidence = [unit(index, "time.sleep", 0.9)]
+    answer = await extractive_answer(
+        question, analysis(question, language="ko"), evidence, embedder
+    )
+    assert "**사용할 API `time.sleep`** [1]" in answer.text
+    assert "언어 모델 없이" in answer.text
+    declined = await extractive_answer(question, analysis(question, language="ko"), [], embedder)
+    assert "추측하지 않겠습니다" in declined.text
+
+
+def test_the_note_says_which_documentation_version_when_it_differs() -> None:
+    assert "3.11" not in offline_note("en", [], running="3.11")
+    reference = Evidence.model_validate(
+        {
+            "id": "x",
+            "source": "local",
+            "title": "t",
+            "content": "c",
+            "meta": {"kind": "local", "doc_id": "d", "file": "python-docs-3.11/library/os.rst"},
+        }
+    )
+    note = offline_note("en", [reference], running="3.12")
+    assert re.search(r"version 3\.11; you are running Python 3\.12", note)

@@ -1,0 +1,125 @@
+"""The reST parser: units as Sphinx cuts them, qualified names, Markdown as a reader sees it."""
+
+from __future__ import annotations
+
+from codeweaver_corpus.pydocs.rst import parse_page, render, slug
+
+PAGE = """\
+:mod:`os.path` --- Common pathname manipulations
+================================================
+
+.. module:: os.path
+   :synopsis: Operations on pathnames.
+
+This module implements some useful functions on pathnames. See :func:`open`.
+
+.. function:: getsize(path)
+
+   Return the size, in bytes, of *path*.  Raise :exc:`OSError` if the file does
+   not exist or is inaccessible.
+
+   .. versionchanged:: 3.6
+      Accepts a :term:`path-like object`.
+
+
+.. function:: join(path, *paths)
+              join2(path)
+
+   Join one or more path segments.
+   :func:`normpath` tidies the result.
+
+   Example::
+
+      >>> join('a', 'b')
+      'a/b'
+
+.. class:: Walker(root)
+
+   A walker.
+
+   .. method:: walk(top, \\
+                    topdown=True)
+
+      Walk the tree.
+
+.. data:: sep
+          altsep
+
+   The separators.
+
+Recipes
+-------
+
+Some prose about recipes.
+
+   >>> getsize('x')
+   3
+"""
+
+
+def units():
+    return {u.name or f"#{u.anchor}": u for u in parse_page(PAGE, "library/os.path")}
+
+
+def test_api_entries_are_units_with_qualified_names_and_signatures() -> None:
+    found = units()
+    size = found["os.path.getsize"]
+    assert size.kind == "api"
+    assert size.signatures == ["os.path.getsize(path)"]
+    assert size.doc_title == "os.path — Common pathname manipulations"
+    assert size.summary == "Return the size, in bytes, of *path*."
+    assert "`OSError`" in size.text
+    assert "Changed in version 3.6: Accepts a path-like object." in size.text
+
+
+def test_a_line_starting_with_a_role_is_text_not_a_directive_option() -> None:
+    join = units()["os.path.join"]
+    assert "`normpath()` tidies the result." in join.text
+    assert join.signatures == ["os.path.join(path, *paths)", "os.path.join2(path)"]
+    assert join.aliases == ["os.path.join2"]
+
+
+def test_literal_blocks_and_doctests_become_examples() -> None:
+    join = units()["os.path.join"]
+    assert join.examples == [">>> join('a', 'b')\n'a/b'"]
+    assert "Example:\n\n```\n>>> join('a', 'b')" in join.text
+
+
+def test_nested_methods_are_qualified_by_their_class_and_continuations_joined() -> None:
+    walk = units()["os.path.Walker.walk"]
+    assert walk.signatures == ["Walker.walk(top, topdown=True)"]
+    assert "walk" not in units()["os.path.Walker"].text.lower().replace("a walker", "")
+
+
+def test_several_names_of_one_entry_are_aliases() -> None:
+    sep = units()["os.path.sep"]
+    assert sep.aliases == ["os.path.altsep"]
+
+
+def test_prose_is_cut_by_section_with_its_code() -> None:
+    recipes = units()["#recipes"]
+    assert recipes.kind == "section"
+    assert recipes.section == "Recipes"
+    assert recipes.examples == [">>> getsize('x')\n3"]
+    intro = next(u for u in parse_page(PAGE, "library/os.path") if u.kind == "section")
+    assert "useful functions on pathnames" in intro.text
+    assert "Return the size" not in intro.text, "entries are their own units"
+
+
+def test_render_reads_roles_as_code_and_tables_as_rows() -> None:
+    text, examples = render(
+        [
+            "Use :meth:`str.join` or :func:`~os.path.join`, see :ref:`the guide <guide>`.",
+            "",
+            "+-----+-----+",
+            "| a   | b   |",
+            "+-----+-----+",
+        ]
+    )
+    assert text == "Use `str.join()` or `join()`, see the guide.\n\na — b"
+    assert examples == []
+
+
+def test_slug_is_the_html_id_of_a_heading() -> None:
+    assert slug("Using Lists as Stacks") == "using-lists-as-stacks"
+    assert slug("`printf`-style String Formatting") == "printf-style-string-formatting"

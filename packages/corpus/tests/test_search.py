@@ -1,0 +1,101 @@
+"""Searching the packaged documentation: what a question names, examples, addresses, models."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from codeweaver_corpus.pydocs import DOCS_URL, PACKAGED_INDEX
+from codeweaver_corpus.pydocs.index import DocHit, DocsIndex, call_keys, read_index
+from codeweaver_corpus.pydocs.reference import PythonReference, evidence_of, is_reference
+from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder
+from codeweaver_runtime.testing import HashEmbedder
+from codeweaver_schema import LocalMeta
+
+
+@pytest.fixture(scope="module")
+def index() -> DocsIndex:
+    return read_index(PACKAGED_INDEX)
+
+
+def top(index: DocsIndex, question: str, k: int = 3) -> list[str]:
+    vector = get_embedder(DEFAULT_EMBEDDING_MODEL).embed_sync([question])[0]
+    return [h.unit.name or h.unit.anchor for h in index.search(vector, question, k=k)]
+
+
+@pytest.mark.parametrize(
+    ("question", "api"),
+    [
+        ("make a time delay", "time.sleep"),
+        ("How do I delete a file in Python?", "os.remove"),
+        ("Base64 encoding in Python 3", "base64.b64encode"),
+        ("How can I tell what re.sub returns?", "re.sub"),
+    ],
+)
+def test_everyday_questions_find_their_api(index: DocsIndex, question: str, api: str) -> None:
+    assert api in top(index, question), top(index, question)
+
+
+def test_a_question_that_names_an_api_in_code_lifts_it(index: DocsIndex) -> None:
+    assert set(index.named_units("what does `os.path.join` do with getsize()?")) >= {
+        i for name in ("os.path.join", "os.path.getsize") for i in index._by_name[name]
+    }
+    assert index.named_units("how do I join two paths") == set()
+
+
+def test_a_module_named_in_words_counts_unless_it_is_an_english_word(index: DocsIndex) -> None:
+    assert index.module_units("argparse positional arguments")
+    assert not index.module_units("what time is it")
+
+
+def test_an_entry_without_an_example_borrows_a_session_that_calls_it(index: DocsIndex) -> None:
+    [remove] = [i for i in index._by_name["os.remove"]]
+    companion = index.example_for(DocHit(index.unit(remove), remove, 0.9))
+    assert companion is not None
+    assert any("os.remove" in call_keys(b) for b in index.unit(companion).examples)
+    [strip] = [i for i in index._by_name["str.strip"]][:1]
+    assert index.unit(strip).examples, "str.strip has its own example"
+    assert index.example_for(DocHit(index.unit(strip), strip, 0.9)) is None
+
+
+def test_call_keys_tell_module_functions_from_methods() -> None:
+    assert call_keys("os.remove(p)") == {"os.remove", ".remove"}
+    assert call_keys("dirs.remove('CVS')") == {"dirs.remove", ".remove"}
+    assert call_keys("sorted(x, key=len)") == {"sorted"}
+
+
+def test_evidence_cites_docs_python_org_and_leads_with_the_signature(index: DocsIndex) -> None:
+    [i] = index._by_name["time.sleep"]
+    evidence = evidence_of(DocHit(index.unit(i), i, 0.88, "make a time delay"))
+    assert evidence.url == f"{DOCS_URL}library/time.html#time.sleep"
+    assert evidence.content.startswith("```\ntime.sleep(secs)\n```")
+    assert isinstance(evidence.meta, LocalMeta)
+    assert evidence.meta.api == "time.sleep"
+    assert evidence.meta.task == "make a time delay"
+    assert is_reference(evidence)
+    assert index.by_url(evidence.url) is not None
+    assert index.by_url(evidence.url).index == i  # type: ignore[union-attr]
+
+
+async def test_another_embedding_model_gets_the_units_embedded_once(
+    index: DocsIndex, tmp_path: Path
+) -> None:
+    small = DocsIndex(
+        index.units[:50],
+        index.vectors[:50],
+        [],
+        np.zeros((0, index.vectors.shape[1]), dtype=np.float32),
+        version=index.version,
+        embedding_model=index.embedding_model,
+    )
+    embedder = HashEmbedder()
+    reference = PythonReference(lambda: embedder, cache_dir=tmp_path, index=lambda: small)
+    found = await reference.search("reverse a list", k=3)
+    assert len(found) == 3
+    [cached] = await asyncio.to_thread(lambda: list(tmp_path.iterdir()))
+    assert "hash-256" in cached.name
+    again = PythonReference(lambda: embedder, cache_dir=tmp_path, index=lambda: small)
+    assert (await again.warm_up()).vectors.shape == (50, embedder.dimension)
