@@ -17,7 +17,8 @@ from codeweaver_cache import SemanticCache
 from codeweaver_runtime import Embedder, open_qdrant
 
 QUESTION = "How do I reverse a list in Python?"
-FOLLOW_UP = "Can you show an example of that?"
+# Offline, a follow-up the earlier sources answer (more of the explanation) stays in the thread.
+FOLLOW_UP = "Can you explain that in more detail?"
 
 
 def _harness(embedder: Embedder, saver: Any, cache: SemanticCache) -> Harness:

@@ -119,8 +119,9 @@ def deliver(answer: Answer, state: MainState, grade: Grade | None = None) -> Ans
     warnings = [w for w in (answer.warning,) if w]
     if grade is not None and not grade.grounded and answer.citations:
         warnings.append(UNGROUNDED_WARNING.format(reason=grade.reason))
-    # A decline already says what failed and what was not searched.
-    failures = None if answer.declined else failure_summary(state.get("errors", []))
+    # A decline lists what was not searched; the warning still tells a failed model or source,
+    # so a client reading `degraded` knows the decline may be the failure's doing.
+    failures = failure_summary(state.get("errors", []))
     if failures:
         warnings.append(failures)
     text = answer.text
