@@ -199,3 +199,15 @@ def test_first_use_from_two_event_loops_at_once(embedder: SentenceTransformerEmb
         thread.join(timeout=60)
     assert failures == []
     asyncio.run(client.close())
+
+
+async def test_admission_refuses_declines_with_the_reason(cache: SemanticCache) -> None:
+    scope = cache.scope("acme")
+    q = "How do I reverse a list in Python?"
+    declined = grounded("No source answers this.").model_copy(
+        update={"declined": True, "decline_reason": "below_relevance_floor", "relevance": 0.1}
+    )
+    result = await cache.admit(q, declined, scope, ttl_s=60, analysis=ANALYSIS)
+    assert (result.stored, result.reason) == (False, "declined")
+    assert cache.stats.rejections["declined"] == 1
+    assert await cache.count(scope) == 0

@@ -170,8 +170,9 @@ class CacheStats:
 def admission_refusal(answer: Answer | None, analysis: Analysis | None) -> str | None:
     """Why an answer must not be cached, or None when it may be.
 
-    Only grounded, non-degraded answers of cacheable, non-clarification questions are stored;
-    an answer that came from the cache is already there.
+    Only answers worth serving again are stored: grounded, not degraded, not a decline (an
+    offline answer below the relevance floor is marked declined), to cacheable questions that
+    are not clarifications; an answer that came from the cache is already there.
     """
     if answer is None:
         return "no_answer"
@@ -183,6 +184,8 @@ def admission_refusal(answer: Answer | None, analysis: Analysis | None) -> str |
         return "not_cacheable"
     if answer.from_cache:
         return "from_cache"
+    if answer.declined:
+        return "declined"
     if not answer.grounded:
         return "ungrounded"
     if answer.degraded:
