@@ -24,7 +24,7 @@ def test_eval_cache_reports_the_issue_4_figures() -> None:
     report = json.loads(result.stdout)
     assert report["n"] == 40
     hits = report["correct"] + report["wrong"] + report["false_hits"]
-    assert report["precision"] == (report["correct"] / hits if hits else 0.0) or hits == 0
+    assert report["precision"] == (round(report["correct"] / hits, 4) if hits else 1.0)
     assert 0 <= report["correct_hit_rate"] <= 1
 
 

@@ -9,11 +9,11 @@ from qdrant_client import AsyncQdrantClient
 
 from codeweaver_cache import (
     CacheContext,
+    HitRule,
     SemanticCache,
     build_cache_lookup_graph,
     build_cache_store_graph,
 )
-from codeweaver_cache.store import HitRule
 from codeweaver_runtime import (
     ModelCallCounter,
     SentenceTransformerEmbedder,
