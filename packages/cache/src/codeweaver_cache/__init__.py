@@ -18,6 +18,7 @@ from codeweaver_cache.store import (
     CacheUnavailableError,
     SemanticCache,
 )
+from codeweaver_cache.traps import TrapReport, evaluate_traps
 from codeweaver_cache.verifier import CacheVerdict
 
 __all__ = [
@@ -34,10 +35,12 @@ __all__ = [
     "HitRule",
     "PairFeatures",
     "SemanticCache",
+    "TrapReport",
     "build_cache_lookup_graph",
     "build_cache_store_graph",
     "compare",
     "evaluate_cache",
+    "evaluate_traps",
     "fresh_cache_fields",
     "lookup_graph",
     "store_graph",
