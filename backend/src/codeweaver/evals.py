@@ -79,16 +79,30 @@ def retrieval(
 
 @eval_app.command("cache")
 def cache(
-    pairs: Annotated[Path, typer.Option("--pairs", help="JSONL question pairs.", **_FILE)],
+    pairs: Annotated[
+        Path | None, typer.Option("--pairs", help="JSONL question pairs.", **_FILE)
+    ] = None,
+    traps: Annotated[
+        Path | None,
+        typer.Option("--traps", help="TSV of 'cached question<TAB>new question' traps.", **_FILE),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Evaluate only the first N rows.")
     ] = None,
 ) -> None:
-    """Precision and hit rates of the semantic cache on duplicate-question pairs (issue 4).
+    """Precision and hit rates of the semantic cache, or its wrong hits on traps.
 
-    Runs the same lookup code as the graph, in a throwaway in-memory store, offline.
+    --pairs: duplicate-question pairs (issue 4's protocol). --traps: pairs of different
+    questions, where any hit is wrong. Runs the same lookup code as the graph, in a throwaway
+    in-memory store, offline.
     """
+    if (pairs is None) == (traps is None):
+        raise typer.BadParameter("give either --pairs or --traps")
+    if traps is not None:
+        _cache_traps(traps, as_json)
+        return
+    assert pairs is not None
     from codeweaver_cache import SemanticCache, evaluate_cache
     from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder, open_qdrant
 
@@ -105,6 +119,29 @@ def cache(
         typer.echo(json.dumps(figures, indent=2))
     else:
         _print_table("Semantic cache", {k: v for k, v in figures.items() if k != "rule"})
+
+
+def _cache_traps(traps: Path, as_json: bool) -> None:
+    """Store each trap's first question, look up its second through the lookup graph."""
+    from codeweaver_cache import SemanticCache, evaluate_traps
+    from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder, open_qdrant
+
+    async def run() -> str:
+        store = SemanticCache(
+            open_qdrant(":memory:"), get_embedder(DEFAULT_EMBEDDING_MODEL), timeout_s=60.0
+        )
+        with err.status("storing each trap's first question and looking up its second…"):
+            report = await evaluate_traps(traps, cache=store)
+        return report.to_json()
+
+    figures = json.loads(asyncio.run(run()))
+    if as_json:
+        typer.echo(json.dumps(figures, indent=2, ensure_ascii=False))
+        return
+    _print_table("Cache traps", {k: v for k, v in figures.items() if k != "pairs"})
+    for pair in figures["pairs"]:
+        if pair["hit"]:
+            out.print(f"wrong hit: {pair['query']!r} served {pair['cached']!r}")
 
 
 @eval_app.command("answers")

@@ -24,8 +24,24 @@ def test_eval_cache_reports_the_issue_4_figures() -> None:
     report = json.loads(result.stdout)
     assert report["n"] == 40
     hits = report["correct"] + report["wrong"] + report["false_hits"]
-    assert report["precision"] == (report["correct"] / hits if hits else 0.0) or hits == 0
+    assert report["precision"] == (round(report["correct"] / hits, 4) if hits else 1.0)
     assert 0 <= report["correct_hit_rate"] <= 1
+
+
+def test_eval_cache_traps_reports_each_pair(tmp_path: Path) -> None:
+    traps = tmp_path / "traps.tsv"
+    traps.write_text(
+        "Getting the last element of a list\tGetting the first element of a list\n"
+        "How do I delete a file in Python?\tHow do I delete a folder in Python?\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["eval", "cache", "--traps", str(traps), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert (report["n"], report["wrong_hits"], report["model_calls"]) == (2, 0, 0)
+    assert [p["hit"] for p in report["pairs"]] == [False, False]
+    both = CliRunner().invoke(app, ["eval", "cache", "--traps", str(traps), "--pairs", str(traps)])
+    assert both.exit_code != 0
 
 
 def test_eval_retrieval_on_a_slice_of_the_python_docs(tmp_path: Path) -> None:

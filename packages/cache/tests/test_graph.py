@@ -9,11 +9,11 @@ from qdrant_client import AsyncQdrantClient
 
 from codeweaver_cache import (
     CacheContext,
+    HitRule,
     SemanticCache,
     build_cache_lookup_graph,
     build_cache_store_graph,
 )
-from codeweaver_cache.store import HitRule
 from codeweaver_runtime import (
     ModelCallCounter,
     SentenceTransformerEmbedder,
@@ -154,6 +154,26 @@ async def test_store_refuses_clarification(cache: SemanticCache) -> None:
         turn(question_type="clarification", should_cache=False), context=CacheContext()
     )
     assert (out["cache_stored"], out["cache_store_reason"]) == (False, "clarification")
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"declined": True, "decline_reason": "below_relevance_floor"}, "declined"),
+        ({"degraded": True}, "degraded"),
+        ({"grounded": False}, "ungrounded"),
+    ],
+)
+async def test_store_admits_only_answers_worth_serving_again(
+    cache: SemanticCache, changes: dict[str, Any], reason: str
+) -> None:
+    state = turn()
+    state["answer"] = state["answer"].model_copy(update=changes)
+    out = await build_cache_store_graph(cache=cache).ainvoke(
+        state, context=CacheContext(tenant="acme")
+    )
+    assert (out["cache_stored"], out["cache_store_reason"]) == (False, reason)
+    assert await cache.count() == 0
 
 
 def test_module_graphs_compile_without_checkpointer() -> None:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from codeweaver_cache.guards import compare, details
+from codeweaver_cache.guards import compare, details, korean_word, stem, swapped_words
 
 
 @pytest.mark.parametrize(
@@ -89,3 +89,194 @@ def test_synonymous_operations_still_agree() -> None:
         "remove duplicates from a list", "delete duplicate items of a list"
     ).conflicts
     assert not compare("sort a dict by value", "sorting dictionary by values").conflicts
+
+
+@pytest.mark.parametrize(
+    ("query", "cached"),
+    [
+        # The two real misses of issue 11, then more of their kind.
+        (
+            "What does TypeError: 'NoneType' object is not iterable mean?",
+            "What does TypeError: 'NoneType' object is not subscriptable mean?",
+        ),
+        (
+            'How to fix "ValueError: not enough values to unpack"?',
+            'How to fix "ValueError: too many values to unpack"?',
+        ),
+        (
+            "TypeError: 'int' object is not iterable 오류는 무슨 뜻인가요?",
+            "TypeError: 'int' object is not callable 오류는 무슨 뜻인가요?",
+        ),
+        (
+            "git push fails with error: src refspec main does not match any",
+            "git push fails with error: failed to push some refs",
+        ),
+        ("How to fix a TypeError in a for loop?", "TypeError: 'int' object is not iterable"),
+    ],
+)
+def test_error_messages_must_agree_word_for_word(query: str, cached: str) -> None:
+    result = compare(query, cached)
+    assert any(c.startswith("error messages differ") for c in result.conflicts), result.conflicts
+
+
+def test_an_error_message_with_or_without_the_question_around_it_agrees() -> None:
+    result = compare(
+        "How do I fix TypeError: 'NoneType' object is not iterable when looping?",
+        "What does TypeError: 'NoneType' object is not iterable mean?",
+    )
+    assert not any(c.startswith("error messages") for c in result.conflicts)
+
+
+@pytest.mark.parametrize(
+    ("query", "cached", "conflict"),
+    [
+        (
+            "Why does my container exit with code 139?",
+            "Why does my container exit with code 137?",
+            "error codes",
+        ),
+        ("returned non-zero exit status 2", "returned non-zero exit status 1", "error codes"),
+        (
+            "requests returns HTTP 404 for a valid URL",
+            "requests returns HTTP 403 for a valid URL",
+            "error codes",
+        ),
+        (
+            "Send a POST request with requests",
+            "Send a GET request with requests",
+            "request methods",
+        ),
+    ],
+)
+def test_codes_statuses_and_request_methods_must_agree(
+    query: str, cached: str, conflict: str
+) -> None:
+    assert any(conflict in c for c in compare(query, cached).conflicts)
+
+
+@pytest.mark.parametrize(
+    ("query", "cached"),
+    [
+        (
+            "git: how to undo the last commit and discard the changes?",
+            "git: how to undo the last commit but keep the changes?",
+        ),
+        ("How do I scroll down in tmux?", "How do I scroll up in tmux?"),
+        ("Get the first element of a list", "Get the last element of a list"),
+        ("Right-align a string in an f-string", "Left-align a string in an f-string"),
+        ("Find the min value in a dictionary", "Find the max value in a dictionary"),
+        ("Check if a string ends with a number", "Check if a string starts with a number"),
+        ("Write a text file line by line", "Read a text file line by line"),
+        ("Remove an item from a set", "Add an item to a set"),
+        ("Decode a base64 string", "Encode a base64 string"),
+        ("How do I zoom out on a plot?", "How do I zoom in on a plot?"),
+        ("Download a file from S3", "Upload a file to S3"),
+        ("리스트의 마지막 요소를 가져오는 방법", "리스트의 첫 번째 요소를 가져오는 방법"),
+        ("딕셔너리에서 최솟값을 찾는 방법", "딕셔너리에서 최댓값을 찾는 방법"),
+        ("tmux에서 아래로 스크롤하는 방법", "tmux에서 위로 스크롤하는 방법"),
+        ("텍스트 파일을 한 줄씩 쓰는 방법", "텍스트 파일을 한 줄씩 읽는 방법"),
+        (
+            "git에서 커밋을 취소하고 변경 사항은 버리는 방법",
+            "git에서 커밋을 취소하되 변경 사항은 유지하는 방법",
+        ),
+        ("파일의 압축을 푸는 방법", "파일을 압축하는 방법"),
+    ],
+)
+def test_opposite_operations_and_directions_conflict(query: str, cached: str) -> None:
+    assert any(c.startswith("opposite terms") for c in compare(query, cached).conflicts)
+
+
+@pytest.mark.parametrize(
+    ("query", "cached"),
+    [
+        ("Convert Fahrenheit to Celsius", "Convert Celsius to Fahrenheit"),
+        (
+            "Copy a file from my local machine to a remote server",
+            "Copy a file from a remote server to my local machine",
+        ),
+        (
+            "파이썬에서 문자열을 리스트로 변환하는 방법",
+            "파이썬에서 리스트를 문자열로 변환하는 방법",
+        ),
+    ],
+)
+def test_a_to_b_against_b_to_a_conflicts(query: str, cached: str) -> None:
+    assert any(c.startswith("direction differs") for c in compare(query, cached).conflicts)
+
+
+def test_with_against_without_is_a_polarity_conflict() -> None:
+    result = compare("Run a container without a volume", "Run a container with a volume")
+    assert any(c.startswith("polarity") for c in result.conflicts)
+
+
+@pytest.mark.parametrize(
+    ("query", "cached", "swap"),
+    [
+        (
+            "How do I delete a folder in Python?",
+            "How do I delete a file in Python?",
+            (("folder",), ("file",)),
+        ),
+        (
+            "Check if a value exists in a dict",
+            "Check if a key exists in a dict",
+            (("value",), ("key",)),
+        ),
+        (
+            "How to get the home directory in Python?",
+            "How to get the current working directory in Python?",
+            (("home",), ("current", "working")),
+        ),
+        (
+            "딕셔너리에 값이 있는지 확인하는 방법",
+            "딕셔너리에 키가 있는지 확인하는 방법",
+            (("value",), ("key",)),
+        ),
+        ("리스트의 합을 구하는 방법", "리스트의 길이를 구하는 방법", (("sum",), ("length",))),
+    ],
+)
+def test_words_put_in_place_of_others_are_named(
+    query: str, cached: str, swap: tuple[tuple[str, ...], tuple[str, ...]]
+) -> None:
+    assert swapped_words(compare(query, cached)) == swap
+
+
+@pytest.mark.parametrize(
+    ("query", "cached"),
+    [
+        ("remove duplicates from a list", "delete duplicates from a list"),
+        ("Set the time zone in Django", "Set the timezone in Django"),
+        ("Sort a list of tuples by the second item", "Sort a list of tuples by the second item"),
+        # A rewrite that adds and changes several words is left to the hit model.
+        (
+            "sort list `the_list` by the length of string followed by alphabetical order",
+            "Sorting Python list based on the length of the string",
+        ),
+    ],
+)
+def test_synonyms_compounds_and_rewrites_are_not_swaps(query: str, cached: str) -> None:
+    assert swapped_words(compare(query, cached)) is None
+
+
+@pytest.mark.parametrize(
+    ("token", "word", "particle"),
+    [
+        ("파일을", "file", "을"),
+        ("리스트로", "list", "로"),
+        ("삭제하는", "delete", ""),
+        ("길이를", "length", "를"),
+        ("텍스트를", "텍스트", "를"),
+        ("있는지", "있는지", ""),
+    ],
+)
+def test_korean_words_are_read_without_particles_and_endings(
+    token: str, word: str, particle: str
+) -> None:
+    assert korean_word(token)[0] == word
+    if particle:
+        assert korean_word(token)[1] == particle
+
+
+def test_stems_fold_inflected_synonyms_together() -> None:
+    assert stem("removing") == stem("deleted") == stem("remove")
+    assert stem("creating") == stem("generate") == stem("make")

@@ -199,3 +199,45 @@ def test_first_use_from_two_event_loops_at_once(embedder: SentenceTransformerEmb
         thread.join(timeout=60)
     assert failures == []
     asyncio.run(client.close())
+
+
+async def test_the_two_wrong_hits_of_issue_11_now_miss(cache: SemanticCache) -> None:
+    scope = cache.scope("acme")
+    for cached, query in [
+        (
+            "What does TypeError: 'NoneType' object is not subscriptable mean?",
+            "What does TypeError: 'NoneType' object is not iterable mean?",
+        ),
+        (
+            "git: how to undo the last commit but keep the changes?",
+            "git: how to undo the last commit and discard the changes?",
+        ),
+    ]:
+        await cache.put(cached, grounded("cached answer"), scope, ttl_s=60)
+        result = await cache.lookup(query, scope, RULE)
+        assert not result.decision.hit, result.decision.reason
+        assert result.decision.reason.startswith("details_differ")
+        assert (await cache.lookup(cached, scope, RULE)).decision.hit
+        await cache.invalidate_scope(tenant="acme")
+
+
+async def test_a_paraphrase_still_hits_and_a_swapped_word_does_not(cache: SemanticCache) -> None:
+    scope = cache.scope("acme")
+    await cache.put("How do I delete a file in Python?", grounded("os.remove"), scope, ttl_s=60)
+    paraphrase = await cache.lookup("how can I remove a file in python", scope, RULE)
+    assert paraphrase.decision.hit, paraphrase.decision.reason
+    folder = await cache.lookup("How do I delete a folder in Python?", scope, RULE)
+    assert not folder.decision.hit
+    assert "different things" in folder.decision.reason
+
+
+async def test_admission_refuses_declines_with_the_reason(cache: SemanticCache) -> None:
+    scope = cache.scope("acme")
+    q = "How do I reverse a list in Python?"
+    declined = grounded("No source answers this.").model_copy(
+        update={"declined": True, "decline_reason": "below_relevance_floor", "relevance": 0.1}
+    )
+    result = await cache.admit(q, declined, scope, ttl_s=60, analysis=ANALYSIS)
+    assert (result.stored, result.reason) == (False, "declined")
+    assert cache.stats.rejections["declined"] == 1
+    assert await cache.count(scope) == 0

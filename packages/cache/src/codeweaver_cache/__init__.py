@@ -1,6 +1,7 @@
 """CodeWeaver's semantic answer cache: lookup and store subgraphs that never serve a wrong hit."""
 
 from codeweaver_cache.context import CacheContext
+from codeweaver_cache.decision import HitModel, HitRule, PairFeatures
 from codeweaver_cache.evaluation import CacheEvalReport, evaluate_cache
 from codeweaver_cache.graph import (
     build_cache_lookup_graph,
@@ -15,9 +16,9 @@ from codeweaver_cache.store import (
     CacheScope,
     CacheStats,
     CacheUnavailableError,
-    HitRule,
     SemanticCache,
 )
+from codeweaver_cache.traps import TrapReport, evaluate_traps
 from codeweaver_cache.verifier import CacheVerdict
 
 __all__ = [
@@ -30,12 +31,16 @@ __all__ = [
     "CacheUnavailableError",
     "CacheVerdict",
     "Comparison",
+    "HitModel",
     "HitRule",
+    "PairFeatures",
     "SemanticCache",
+    "TrapReport",
     "build_cache_lookup_graph",
     "build_cache_store_graph",
     "compare",
     "evaluate_cache",
+    "evaluate_traps",
     "fresh_cache_fields",
     "lookup_graph",
     "store_graph",

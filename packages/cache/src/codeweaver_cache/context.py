@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from codeweaver_cache.store import DEFAULT_CORPUS_VERSION, HitRule
+from codeweaver_cache.decision import HitRule
+from codeweaver_cache.store import DEFAULT_CORPUS_VERSION
 from codeweaver_runtime import RuntimeContext
 
 _RULE = HitRule()
@@ -41,32 +42,24 @@ class CacheContext(RuntimeContext):
         default=_RULE.min_similarity,
         metadata={
             "bounds": (0.0, 1.0),
-            "description": "Minimum cosine similarity of the key questions (calibrated by "
-            "scripts/calibrate_cache.py).",
+            "description": "Minimum cosine similarity of the key questions; also the rival a "
+            "candidate must lead (scripts/calibrate_cache.py).",
         },
     )
-    cache_min_query_coverage: float = field(
-        default=_RULE.min_query_coverage,
+    cache_min_confidence: float = field(
+        default=_RULE.min_confidence,
         metadata={
             "bounds": (0.0, 1.0),
-            "description": "Minimum share of the query's content words the cached question "
-            "must contain (calibrated).",
+            "description": "Minimum confidence of the fitted hit model (cross-validated by "
+            "scripts/calibrate_cache.py): higher serves fewer, surer hits.",
         },
     )
-    cache_min_cached_coverage: float = field(
-        default=_RULE.min_cached_coverage,
+    cache_min_word_similarity: float = field(
+        default=_RULE.min_word_similarity,
         metadata={
             "bounds": (0.0, 1.0),
-            "description": "Minimum share of the cached question's content words the query "
-            "must contain (calibrated).",
-        },
-    )
-    cache_min_margin: float = field(
-        default=_RULE.min_margin,
-        metadata={
-            "bounds": (0.0, 1.0),
-            "description": "How far the best candidate's similarity must lead the next "
-            "candidate with a different answer (calibrated).",
+            "description": "Cosine similarity two swapped words need to count as paraphrases "
+            "when the questions differ by one word each.",
         },
     )
     cache_verifier_model: str = field(
@@ -96,8 +89,7 @@ class CacheContext(RuntimeContext):
         """The hit thresholds this context sets."""
         return HitRule(
             min_similarity=self.cache_min_similarity,
-            min_query_coverage=self.cache_min_query_coverage,
-            min_cached_coverage=self.cache_min_cached_coverage,
-            min_margin=self.cache_min_margin,
+            min_confidence=self.cache_min_confidence,
+            min_word_similarity=self.cache_min_word_similarity,
             top_k=self.cache_top_k,
         )

@@ -22,7 +22,8 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from codeweaver_cache.store import CacheScope, CacheUnavailableError, HitRule, SemanticCache
+from codeweaver_cache.decision import HitRule
+from codeweaver_cache.store import CacheScope, CacheUnavailableError, SemanticCache
 from codeweaver_cache.verifier import PendingHit, verify
 from codeweaver_runtime import ModelCallError
 from codeweaver_schema import Answer

@@ -1,14 +1,16 @@
 """Answer-determining details: what two questions must agree on before one's answer serves both.
 
 Embeddings see "How do I reverse a list in Python?" and "...in Python 2?" as the same question
-(cosine 0.985), and "Convert hex string to int" and "convert an int to a hex string" as well
-(0.988). The checks here read the questions' surface instead: versions, numbers, identifiers and
-quoted names, error codes and exception names, library, language and OS names, negation and
-polarity, and the direction of a conversion. Each check names the detail that differs, so every
-miss can say why.
+(cosine 0.985), "Convert hex string to int" and "convert an int to a hex string" as well (0.988),
+and "TypeError: 'NoneType' object is not iterable" as the "...not subscriptable" one (0.78). The
+checks here read the questions' surface instead: versions, numbers, identifiers and quoted
+names, error codes, exception names and their messages, request methods, library, language and
+OS names, negation, opposite operations and directions, and the direction of a conversion. Each
+check names the detail that differs, so every miss can say why.
 
-All checks are pure and deterministic; `compare` runs them all and also measures how much of
-each question's vocabulary the other covers, which the lookup thresholds use.
+All checks are pure and deterministic. `compare` runs them all and also lists the content words
+only one question has, which the hit decision weighs and, when one question puts other words in
+the other's place, requires to be paraphrases (`swapped_words`).
 """
 
 from __future__ import annotations
@@ -17,11 +19,31 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from codeweaver_cache.lexicon import (
+    AMBIGUOUS_LANGUAGES,
+    CONVERSION_VERBS,
+    DATA_KINDS,
+    DIRECTION_PIVOTS,
+    FILLER,
+    HTTP_METHODS,
+    KOREAN_ENDINGS,
+    KOREAN_PARTICLES,
+    KOREAN_PHRASES,
+    KOREAN_TERMS,
+    LANGUAGES,
+    LIBRARIES,
+    MESSAGE_END,
+    NEGATIONS,
+    NUMBER_WORDS,
+    OPERATING_SYSTEMS,
+    OPERATIONS,
+    OPPOSITES,
+    PARTICLE_OPPOSITES,
+    REVERSED_PIVOTS,
+    SYNONYMS,
+)
 
 _QUOTED = re.compile(
     r"`([^`]+)`"
@@ -37,249 +59,21 @@ _TOKEN = re.compile(
     r"|\d+(?:\.\d+)*"  # numbers and versions
     r"|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]+"  # CJK and Hangul runs
 )
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _CAMEL = re.compile(r"^[A-Za-z][a-z0-9]+[A-Z][A-Za-z0-9]*$|^[A-Z]{2,}[a-z][A-Za-z0-9]*$")
 _ERROR_NAME = re.compile(r"^[A-Za-z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Fault)$")
 _ERROR_CODE = re.compile(r"^(?:[A-Z]{1,4}\d{3,5}|0x[0-9a-fA-F]+|E[A-Z]{3,})$")
 _STATUS_CONTEXT = frozenset({"http", "status", "error", "errno", "code", "exit", "return"})
+_CODE_CONTEXT = frozenset({"status", "errno", "code"})
+"""After these words a number of any length is a code ("exit status 1"), not a quantity."""
 
-NUMBER_WORDS = {
-    "zero": "0",
-    "one": "1",
-    "single": "1",
-    "two": "2",
-    "three": "3",
-    "four": "4",
-    "five": "5",
-    "six": "6",
-    "seven": "7",
-    "eight": "8",
-    "nine": "9",
-    "ten": "10",
-    "hundred": "100",
-    "thousand": "1000",
-    "twice": "2",
-    "half": "0.5",
-    "first": "1st",
-    "second": "2nd",
-    "third": "3rd",
-}
-"""Number words read as the number they name, so "two decimals" agrees with "2 decimals"."""
-
-LANGUAGES = {
-    "python": "python",
-    "py": "python",
-    "python2": "python",
-    "python3": "python",
-    "java": "java",
-    "javascript": "javascript",
-    "js": "javascript",
-    "node": "javascript",
-    "nodejs": "javascript",
-    "typescript": "typescript",
-    "ts": "typescript",
-    "c": "c",
-    "c++": "c++",
-    "cpp": "c++",
-    "c#": "c#",
-    "csharp": "c#",
-    "go": "go",
-    "golang": "go",
-    "rust": "rust",
-    "ruby": "ruby",
-    "php": "php",
-    "perl": "perl",
-    "kotlin": "kotlin",
-    "swift": "swift",
-    "scala": "scala",
-    "haskell": "haskell",
-    "r": "r",
-    "matlab": "matlab",
-    "bash": "shell",
-    "shell": "shell",
-    "powershell": "powershell",
-    "sql": "sql",
-    "lua": "lua",
-    "dart": "dart",
-    "julia": "julia",
-    "elixir": "elixir",
-    "파이썬": "python",
-    "자바": "java",
-    "자바스크립트": "javascript",
-    "パイソン": "python",
-    "ジャバ": "java",
-}
-"""Programming languages; a cached answer in one language never serves another."""
-
-LIBRARIES = _words(
-    """
-    numpy pandas scipy matplotlib pyplot seaborn plotly django flask fastapi sqlalchemy
-    requests httpx aiohttp asyncio tkinter pyqt pyqt5 pyside qt wx wxpython pygame
-    selenium beautifulsoup bs4 scrapy lxml tensorflow keras pytorch torch sklearn scikit
-    jax opencv cv2 pil pillow boto3 celery redis mongodb pymongo mysql postgres postgresql
-    sqlite sqlite3 pytest unittest regex re json yaml xml csv openpyxl xlrd xlwt urllib
-    urllib2 subprocess jinja2 react angular angularjs vue jquery spring hibernate dotnet
-    rails numba cython pydantic langchain langgraph networkx sympy nltk spacy gensim
-    docker kubernetes git npm pip conda poetry uv webpack
-    """
+_MESSAGE = re.compile(
+    r"(?P<open>[\"'`‘“]?)"
+    r"\b(?P<name>[A-Za-z_][\w.]*(?:Error|Exception|Warning)|error|fatal|warning)"
+    r"\s*:\s*(?P<text>[^\n?？]*)"
 )
-"""Libraries and tools whose presence decides which answer applies."""
-
-OPERATING_SYSTEMS = {
-    "windows": "windows",
-    "win32": "windows",
-    "linux": "linux",
-    "ubuntu": "linux",
-    "debian": "linux",
-    "centos": "linux",
-    "macos": "macos",
-    "osx": "macos",
-    "mac": "macos",
-    "ios": "ios",
-    "android": "android",
-    "unix": "unix",
-    "freebsd": "freebsd",
-}
-
-NEGATIONS = _words(
-    """
-    not no without never disable disabled disabling exclude excluding except unless
-    neither nor non cannot none ignore ignoring skip skipping omit omitting avoid prevent
-    """
-)
-"""Words that flip what a question asks; "n't" contractions count too."""
-
-OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
-    (frozenset(a.split()), frozenset(b.split()))
-    for a, b in (
-        ("enable enabled enabling", "disable disabled disabling"),
-        ("include including", "exclude excluding"),
-        ("show display", "hide"),
-        ("upper uppercase capital capitalize", "lower lowercase"),
-        ("ascending ascend", "descending descend reverse reversed"),
-        ("first beginning start leading prefix head", "last end ending trailing suffix tail"),
-        ("max maximum largest biggest highest greatest", "min minimum smallest lowest least"),
-        ("encode encoding", "decode decoding"),
-        ("import importing", "export exporting"),
-        ("increase increment", "decrease decrement"),
-        ("before", "after"),
-        ("horizontal horizontally", "vertical vertically"),
-        ("row rows", "column columns"),
-        ("true", "false"),
-        ("even", "odd"),
-        ("serialize serialise dump dumps", "deserialize deserialise load loads"),
-        ("zip", "unzip"),
-        ("compress", "decompress"),
-        ("encrypt", "decrypt"),
-        ("lock", "unlock"),
-        ("sync synchronous synchronously", "async asynchronous asynchronously"),
-    )
-)
-"""Pairs of opposite words: one question with only the left, the other only the right."""
-
-_AMBIGUOUS_LANGUAGES = frozenset({"c", "r", "go", "py", "ts", "node", "js"})
-"""Language names that are also ordinary words or variable names: counted only when capitalised
-mid-sentence ("in C", "in Go")."""
-
-_DIRECTION_PIVOTS = frozenset({"to", "into", "2"})
-_REVERSED_PIVOTS = frozenset({"from"})
-"""Words that split a conversion into what it starts from and what it produces."""
-
-_CONVERSION_VERBS = _words(
-    """
-    convert converting conversion converted turn turning transform transforming cast
-    casting change changing parse parsing translate map encode decode
-    """
-)
-
-SYNONYMS = {
-    "integer": "int",
-    "integers": "int",
-    "ints": "int",
-    "str": "string",
-    "strings": "string",
-    "dict": "dictionary",
-    "dicts": "dictionary",
-    "dictionaries": "dictionary",
-    "remove": "delete",
-    "drop": "delete",
-    "erase": "delete",
-    "folder": "directory",
-    "dir": "directory",
-    "directories": "directory",
-    "folders": "directory",
-    "retrieve": "get",
-    "obtain": "get",
-    "fetch": "get",
-    "find": "get",
-    "extract": "get",
-    "return": "get",
-    "char": "character",
-    "chars": "character",
-    "characters": "character",
-    "letter": "character",
-    "letters": "character",
-    "arr": "array",
-    "arrays": "array",
-    "create": "make",
-    "generate": "make",
-    "build": "make",
-    "construct": "make",
-    "merge": "combine",
-    "concatenate": "combine",
-    "concat": "combine",
-    "join": "combine",
-    "loop": "iterate",
-    "traverse": "iterate",
-    "invert": "reverse",
-    "quit": "exit",
-    "terminate": "exit",
-    "abort": "exit",
-    "kill": "exit",
-    "df": "dataframe",
-    "frame": "dataframe",
-    "verify": "check",
-    "test": "check",
-    "determine": "check",
-    "transform": "convert",
-    "turn": "convert",
-    "cast": "convert",
-    "change": "convert",
-    "number": "num",
-    "numbers": "num",
-    "nums": "num",
-    "numeric": "num",
-    "digits": "digit",
-    "filename": "file",
-    "path": "file",
-    "elements": "item",
-    "element": "item",
-    "entries": "item",
-    "entry": "item",
-    "items": "item",
-    "keys": "key",
-    "obj": "object",
-    "objects": "object",
-    "func": "function",
-    "method": "function",
-    "methods": "function",
-    "functions": "function",
-}
-"""Words that ask for the same thing, folded to one form before comparing vocabularies."""
-
-FILLER = _words(
-    """
-    a an the of in on at to for from by with into onto as is are be been was were do does
-    did how what which who whom why when where can could should would will shall may might
-    must i me my we our you your it its this that these those there here and or but if
-    then than so such some any all each every other another same just only also very too
-    more most much many way ways best good better simple simplest easy easiest elegant
-    elegantly pythonic efficient efficiently fast fastest quick quickly proper properly
-    correct correctly right possible using use used get gets getting want need trying try
-    tried like please thanks hi hello python code program script value values variable
-    variables given specific particular certain one new existing whole entire
-    """
-)
-"""Words that rarely decide an answer: left out when measuring shared vocabulary."""
+_CLOSING = {'"': '"', "'": "'", "`": "`", "‘": "’", "“": "”"}
+_MESSAGE_FILLER = frozenset({"is", "are", "a", "an", "the"})
 
 
 @dataclass(frozen=True)
@@ -291,16 +85,27 @@ class Details:
     identifiers: frozenset[str]
     quoted: frozenset[str]
     errors: frozenset[str]
+    """Exception names and error, exit and HTTP status codes."""
+    messages: frozenset[tuple[str, ...]]
+    """Error messages ("TypeError: <message>"), as normalised word sequences."""
+    methods: frozenset[str]
+    """HTTP request methods (GET, POST...)."""
     languages: frozenset[str]
     libraries: frozenset[str]
     systems: frozenset[str]
     negated: bool
     tokens: frozenset[str]
-    """Every word, lower-cased (quoted literals excluded)."""
+    """Every word, lower-cased (quoted literals excluded; Korean words read in English)."""
     words: frozenset[str]
     """Every word, lower-cased and stemmed (quoted literals excluded)."""
     vocabulary: frozenset[str]
-    """Content stems: `words` without filler; what shared-vocabulary coverage is measured on."""
+    """Content stems: `words` without filler; what shared vocabulary is measured on."""
+    sequence: tuple[str, ...]
+    """Every stem, in the question's order."""
+    kinds: frozenset[str]
+    """Stems naming a kind of data or thing (list, file, key, value...), filler or not."""
+    surface: tuple[tuple[str, str], ...]
+    """(stem, a word of the question it comes from) for content and kind stems."""
     direction: tuple[frozenset[str], frozenset[str]] | None
     """(what is converted, what it becomes) when the question is a conversion."""
 
@@ -310,10 +115,19 @@ class Comparison:
     """How a query and a cached question compare on their details."""
 
     conflicts: tuple[str, ...] = field(default_factory=tuple)
-    query_coverage: float = 1.0
-    """Share of the query's content stems the cached question also has."""
-    cached_coverage: float = 1.0
-    """Share of the cached question's content stems the query also has."""
+    shared: tuple[str, ...] = ()
+    """Content words both questions have (as the query writes them)."""
+    query_only: tuple[str, ...] = ()
+    """Content words only the query has (one word per stem, sorted)."""
+    cached_only: tuple[str, ...] = ()
+    """Content words only the cached question has."""
+    query_only_kinds: int = 0
+    """How many of `query_only` name a kind of data or thing (`lexicon.DATA_KINDS`)."""
+    cached_only_kinds: int = 0
+    """How many of `cached_only` name a kind of data or thing."""
+    swap: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    """(query words, cached words) when each question has words the other lacks, few enough to
+    be one thing said for another; see `swapped_words`."""
 
     @property
     def agree(self) -> bool:
@@ -321,14 +135,25 @@ class Comparison:
         return not self.conflicts
 
     @property
+    def query_coverage(self) -> float:
+        """Share of the query's content stems the cached question also has."""
+        total = len(self.shared) + len(self.query_only)
+        return len(self.shared) / total if total else 1.0
+
+    @property
+    def cached_coverage(self) -> float:
+        """Share of the cached question's content stems the query also has."""
+        total = len(self.shared) + len(self.cached_only)
+        return len(self.shared) / total if total else 1.0
+
+    @property
     def coverage(self) -> float:
         """The lower of the two coverages: a question that adds or drops words covers less."""
         return min(self.query_coverage, self.cached_coverage)
 
 
-def stem(word: str) -> str:
-    """A light, deterministic stem: plural, -ing and -ed endings folded, synonyms mapped."""
-    word = SYNONYMS.get(word, word)
+def _strip(word: str) -> str:
+    """Plural, -ing and -ed endings folded."""
     if len(word) > 4 and not word.isdigit():
         if word.endswith("ies"):
             word = word[:-3] + "y"
@@ -342,7 +167,51 @@ def stem(word: str) -> str:
             word = word[:-1]
         if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "ls":
             word = word[:-1]
-    return SYNONYMS.get(word, word)
+    return word
+
+
+_STRIPPED_SYNONYMS = {_strip(word): canonical for word, canonical in SYNONYMS.items()}
+"""Synonyms by their folded form, so "removing" folds like "remove"."""
+
+
+def stem(word: str) -> str:
+    """A light, deterministic stem: synonyms mapped, then plural, -ing and -ed endings folded."""
+    canonical = SYNONYMS.get(word)
+    if canonical is None:
+        stripped = _strip(word)
+        canonical = SYNONYMS.get(stripped) or _STRIPPED_SYNONYMS.get(stripped)
+        if canonical is None:
+            return stripped
+    return _strip(canonical)
+
+
+def _cut(word: str, suffixes: tuple[str, ...]) -> str:
+    for suffix in suffixes:
+        if word.endswith(suffix) and len(word) > len(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def korean_word(token: str) -> tuple[str, str]:
+    """(the word a Korean token stands for, its particle).
+
+    The word is the English term when the lexicon knows it ("파일을" reads as "file"), else
+    the token without its particle and verb ending ("텍스트를" as "텍스트").
+    """
+    without_particle = _cut(token, KOREAN_PARTICLES)
+    particle = token[len(without_particle) :]
+    forms = (
+        token,
+        without_particle,
+        _cut(without_particle, KOREAN_ENDINGS),
+        _cut(token, KOREAN_ENDINGS),
+    )
+    for form in forms:
+        if form in KOREAN_TERMS:
+            return KOREAN_TERMS[form], particle if form != token else ""
+        if form in FILLER:
+            return form, ""
+    return forms[2], particle
 
 
 def _quoted_literals(text: str) -> tuple[list[str], str]:
@@ -361,18 +230,81 @@ def _split_contractions(text: str) -> tuple[str, bool]:
     return re.sub(r"(\w+)n['’]t\b", r"\1", text), negated
 
 
+def error_messages(question: str) -> frozenset[tuple[str, ...]]:
+    """The error messages a question quotes, e.g. ("nonetype", "object", "not", "iterable").
+
+    A message runs from `SomeError:` (or `error:`, `fatal:`, `warning:`) to its closing quote
+    when the error is quoted, else to the end of the sentence, to Korean text, or to a word
+    where the question resumes ("mean", "when"...). Quotes, case and `is`/`a`/`the` are
+    ignored; everything else must agree.
+    """
+    messages: set[tuple[str, ...]] = set()
+    for match in _MESSAGE.finditer(question):
+        text = match.group("text")
+        opening = match.group("open")
+        if opening:
+            text = text.split(_CLOSING[opening], 1)[0]
+        hangul = _HANGUL.search(text)
+        if hangul:
+            text = text[: hangul.start()]
+        words: list[str] = []
+        for word in re.findall(r"[\w.+-]+", text.lower()):
+            word = word.strip(".")
+            if word in MESSAGE_END:
+                break
+            if word and word not in _MESSAGE_FILLER:
+                words.append(word)
+        if words:
+            messages.add(tuple(words))
+    return frozenset(messages)
+
+
+def _messages_agree(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]) -> bool:
+    """True when every message on each side has one on the other that it extends or begins."""
+
+    def matched(m: tuple[str, ...], others: frozenset[tuple[str, ...]]) -> bool:
+        return any(m[: len(o)] == o or o[: len(m)] == m for o in others)
+
+    return all(matched(m, b) for m in a) and all(matched(m, a) for m in b)
+
+
+def _tokens(text: str) -> tuple[list[str], list[str], list[str]]:
+    """(raw tokens, lower-cased words with Korean read in English, each word's Korean particle)."""
+    raw: list[str] = []
+    lowered: list[str] = []
+    particles: list[str] = []
+    for token in _TOKEN.findall(text):
+        if not _HANGUL.search(token):
+            raw.append(token)
+            lowered.append(token.lower())
+            particles.append("")
+            continue
+        if token in KOREAN_PARTICLES:
+            if particles:  # "list를": the particle belongs to the word before it
+                particles[-1] = particles[-1] or token
+            continue
+        word, particle = korean_word(token)
+        raw.append(word)
+        lowered.append(word)
+        particles.append(particle)
+    return raw, lowered, particles
+
+
 @lru_cache(maxsize=65536)
 def details(question: str) -> Details:
     """Read the answer-determining details of a question (memoised: questions repeat)."""
+    for phrase, word in KOREAN_PHRASES.items():
+        question = question.replace(phrase, word)
+    messages = error_messages(question)
     literals, bare = _quoted_literals(question)
     bare, contracted_negation = _split_contractions(bare)
-    raw_tokens = _TOKEN.findall(bare)
-    lowered = [t.lower() for t in raw_tokens]
+    raw_tokens, lowered, particles = _tokens(bare)
 
     versions: set[str] = set()
     numbers: set[str] = set()
     identifiers: set[str] = set()
     errors: set[str] = set()
+    methods: set[str] = set()
     languages: set[str] = set()
     libraries: set[str] = set()
     systems: set[str] = set()
@@ -380,6 +312,7 @@ def details(question: str) -> Details:
 
     for i, (raw, low) in enumerate(zip(raw_tokens, lowered, strict=True)):
         following = lowered[i + 1] if i + 1 < len(lowered) else ""
+        preceding = lowered[i - 1] if i else ""
         glued = re.fullmatch(r"([a-z+#]+?)(\d+(?:\.\d+)*)", low)
         if low in LANGUAGES and re.fullmatch(r"\d+(?:\.\d+)*", following):
             versions.add(f"{LANGUAGES[low]} {following}")
@@ -391,20 +324,23 @@ def details(question: str) -> Details:
             consumed.add(i + 1)
         language = glued.group(1) if glued and glued.group(1) in LANGUAGES else low
         if language in LANGUAGES and (
-            language not in _AMBIGUOUS_LANGUAGES or (i > 0 and raw[:1].isupper())
+            language not in AMBIGUOUS_LANGUAGES or (i > 0 and raw[:1].isupper())
         ):
             languages.add(LANGUAGES[language])
         if low in LIBRARIES:
             libraries.add(low)
         if low in OPERATING_SYSTEMS:
             systems.add(OPERATING_SYSTEMS[low])
+        if raw in HTTP_METHODS or (
+            low.upper() in HTTP_METHODS and low != "get" and following in ("request", "requests")
+        ):
+            methods.add(low.upper())
         if i in consumed:
             continue
         if re.fullmatch(r"\d+(?:\.\d+){2,}|v\d+(?:\.\d+)*", low):
             versions.add(low.lstrip("v"))
         elif re.fullmatch(r"\d+(?:\.\d+)?", low):
-            preceding = lowered[i - 1] if i else ""
-            if preceding in _STATUS_CONTEXT and len(low) == 3:
+            if (preceding in _STATUS_CONTEXT and len(low) == 3) or preceding in _CODE_CONTEXT:
                 errors.add(low)
             else:
                 numbers.add(low)
@@ -422,25 +358,35 @@ def details(question: str) -> Details:
             identifiers.add(low.removesuffix("()"))
 
     stems = [stem(w) for w in lowered]
-    words = frozenset(stems)
+    kinds = frozenset(s for s in stems if s in _KIND_STEMS)
+    surface: dict[str, str] = {}
+    for word, stemmed in zip(lowered, stems, strict=True):
+        if (word not in FILLER and stemmed not in FILLER) or stemmed in kinds:
+            surface.setdefault(stemmed, word)
     vocabulary = frozenset(
         s for w, s in zip(lowered, stems, strict=True) if w not in FILLER and s not in FILLER
     )
     negated = contracted_negation or any(w in NEGATIONS for w in lowered)
+    direction = _direction(lowered, stems) or _korean_direction(lowered, stems, particles)
     return Details(
         versions=frozenset(versions),
         numbers=frozenset(numbers),
         identifiers=frozenset(identifiers),
         quoted=frozenset(_normalise_literal(lit) for lit in literals if lit),
         errors=frozenset(errors),
+        messages=messages,
+        methods=frozenset(methods),
         languages=frozenset(languages),
         libraries=frozenset(libraries),
         systems=frozenset(systems),
         negated=negated,
         tokens=frozenset(lowered),
-        words=words,
+        words=frozenset(stems),
         vocabulary=vocabulary,
-        direction=_direction(lowered, stems),
+        sequence=tuple(stems),
+        kinds=kinds,
+        surface=tuple(sorted(surface.items())),
+        direction=direction,
     )
 
 
@@ -448,32 +394,47 @@ def _normalise_literal(literal: str) -> str:
     return " ".join(literal.lower().split())
 
 
+def _content(stems: Iterable[str]) -> frozenset[str]:
+    return frozenset(s for s in stems if s not in FILLER)
+
+
 def _direction(
     lowered: list[str], stems: list[str]
 ) -> tuple[frozenset[str], frozenset[str]] | None:
-    """Split a conversion question around its pivot into (source words, target words)."""
-    if not any(w in _CONVERSION_VERBS for w in lowered):
+    """Split a conversion question around its pivot into (source words, target words).
+
+    A question is a conversion when it has a conversion verb, or says both "from" and "to".
+    """
+    has_verb = any(w in CONVERSION_VERBS for w in lowered)
+    from_to = "from" in lowered and "to" in lowered
+    if not (has_verb or from_to):
         return None
-    pivots = _DIRECTION_PIVOTS | _REVERSED_PIVOTS
+    pivots = DIRECTION_PIVOTS | REVERSED_PIVOTS
     if not any(w in pivots for w in lowered):
         # "Converting byte string in unicode string": with no to/into/from, `in` is the pivot.
         pivots = frozenset({"in"})
     for i, word in enumerate(lowered):
         if word in pivots:
-            before = frozenset(s for s in stems[:i] if s not in FILLER)
-            after = frozenset(s for s in stems[i + 1 :] if s not in FILLER)
-            if word in _REVERSED_PIVOTS:
+            if word in REVERSED_PIVOTS:
                 # "get an int from a hex string": what comes after `from` is the source.
                 following_pivot = [j for j in range(i + 1, len(lowered)) if lowered[j] == "to"]
                 if following_pivot:
                     j = following_pivot[0]
-                    return (
-                        frozenset(s for s in stems[i + 1 : j] if s not in FILLER),
-                        frozenset(s for s in stems[j + 1 :] if s not in FILLER),
-                    )
-                return after, before
-            return before, after
+                    return _content(stems[i + 1 : j]), _content(stems[j + 1 :])
+                return _content(stems[i + 1 :]), _content(stems[:i])
+            return _content(stems[:i]), _content(stems[i + 1 :])
     return None
+
+
+def _korean_direction(
+    lowered: list[str], stems: list[str], particles: list[str]
+) -> tuple[frozenset[str], frozenset[str]] | None:
+    """A Korean conversion: the object particle (을/를) marks the source, 로/으로 the target."""
+    if not any(w in CONVERSION_VERBS for w in lowered):
+        return None
+    source = _content(s for s, p in zip(stems, particles, strict=True) if p in ("을", "를"))
+    target = _content(s for s, p in zip(stems, particles, strict=True) if p in ("로", "으로"))
+    return (source, target) if source and target else None
 
 
 def _differ(name: str, a: Iterable[str], b: Iterable[str]) -> str:
@@ -481,20 +442,32 @@ def _differ(name: str, a: Iterable[str], b: Iterable[str]) -> str:
     return f"{name} differ: {', '.join(left) or '-'} vs {', '.join(right) or '-'}"
 
 
-OPERATIONS = _words(
-    """
-    sort reverse shuffle split combine delete add append insert pop read write save load parse
-    count sum average filter replace compare copy print round flatten group download upload
-    install uninstall upgrade rename move encode decode serialize compress decompress hash
-    encrypt decrypt validate truncate pad strip capitalize lowercase uppercase escape unescape
-    """
-)
-"""What a question asks to do. Two questions about the same object that ask to do different
-things ("sort" or "parse" a query result) have different answers, however alike they read."""
-
-
 def _operations(words: frozenset[str]) -> frozenset[str]:
     return frozenset(w for w in words if w in _OPERATION_STEMS)
+
+
+def _opposites(q: Details, c: Details) -> list[str]:
+    conflicts = []
+    q_words, c_words = q.tokens | q.words, c.tokens | c.words
+    for left, right in OPPOSITES:
+        q_left, q_right = bool(q_words & left), bool(q_words & right)
+        c_left, c_right = bool(c_words & left), bool(c_words & right)
+        if (q_left and not q_right and c_right and not c_left) or (
+            q_right and not q_left and c_left and not c_right
+        ):
+            shown = sorted((q.tokens | c.tokens) & (left | right)) or sorted(left | right)[:2]
+            conflicts.append(f"opposite terms: {', '.join(shown)}")
+    q_pairs, c_pairs = _bigrams(q.sequence), _bigrams(c.sequence)
+    for one, other in PARTICLE_OPPOSITES:
+        for word, particle in q_pairs:
+            flipped = {one: other, other: one}.get(particle)
+            if flipped and (word, flipped) in c_pairs and (word, particle) not in c_pairs:
+                conflicts.append(f"opposite terms: {word} {particle}, {word} {flipped}")
+    return conflicts
+
+
+def _bigrams(sequence: tuple[str, ...]) -> frozenset[tuple[str, str]]:
+    return frozenset(pairwise(sequence))
 
 
 @lru_cache(maxsize=65536)
@@ -511,8 +484,15 @@ def compare(query: str, cached: str) -> Comparison:
         conflicts.append(_differ("error codes or exceptions", q.errors, c.errors))
     if q.systems != c.systems:
         conflicts.append(_differ("operating systems", q.systems, c.systems))
+    # An error message decides the answer word for word: "not iterable" is not "not
+    # subscriptable", and an answer to one message is no answer to a question without one.
+    if not _messages_agree(q.messages, c.messages):
+        shown = [" ".join(m) for m in q.messages], [" ".join(m) for m in c.messages]
+        conflicts.append(_differ("error messages", *shown))
+    if q.methods and c.methods and q.methods != c.methods:
+        conflicts.append(_differ("request methods", q.methods, c.methods))
     # Numbers, identifiers and named languages or libraries must match when the query states
-    # them; a cached question that is more specific than the query is checked by coverage.
+    # them; a cached question that is more specific than the query is checked by the hit model.
     for name, qs, cs in (
         ("numbers", q.numbers, c.numbers),
         ("identifiers", q.identifiers, c.identifiers),
@@ -526,28 +506,104 @@ def compare(query: str, cached: str) -> Comparison:
         conflicts.append(_differ("quoted names", q.quoted, c.quoted))
     if q.negated != c.negated:
         conflicts.append("polarity differs: one question is negated (not/without/disable)")
-    for left, right in OPPOSITES:
-        q_left, q_right = bool(q.tokens & left), bool(q.tokens & right)
-        c_left, c_right = bool(c.tokens & left), bool(c.tokens & right)
-        if (q_left and not q_right and c_right and not c_left) or (
-            q_right and not q_left and c_left and not c_right
-        ):
-            shown = sorted((q.tokens | c.tokens) & (left | right))
-            conflicts.append(f"opposite terms: {', '.join(shown)}")
+    conflicts.extend(_opposites(q, c))
     q_ops, c_ops = _operations(q.words), _operations(c.words)
     if q_ops and c_ops and q_ops != c_ops:
         conflicts.append(_differ("operations", q_ops, c_ops))
     if q.direction and c.direction and _reversed(q.direction, c.direction):
         conflicts.append("direction differs: the conversion goes the other way")
 
+    q_surface, c_surface = dict(q.surface), dict(c.surface)
+    query_only = sorted(q.vocabulary - c.vocabulary)
+    cached_only = sorted(c.vocabulary - q.vocabulary)
+    swap = _substitution(q, c)
     return Comparison(
         conflicts=tuple(conflicts),
-        query_coverage=_share(q.vocabulary, c.vocabulary),
-        cached_coverage=_share(c.vocabulary, q.vocabulary),
+        shared=tuple(q_surface[s] for s in sorted(q.vocabulary & c.vocabulary)),
+        query_only=tuple(q_surface[s] for s in query_only),
+        cached_only=tuple(c_surface[s] for s in cached_only),
+        query_only_kinds=sum(s in _KIND_STEMS for s in query_only),
+        cached_only_kinds=sum(s in _KIND_STEMS for s in cached_only),
+        swap=(
+            (tuple(q_surface[w] for w in swap[0]), tuple(c_surface[w] for w in swap[1]))
+            if swap
+            else None
+        ),
     )
 
 
+def _swappable(d: Details) -> frozenset[str]:
+    """Content and kind words, without the names and numbers other checks compare."""
+    return frozenset(
+        w
+        for w in d.vocabulary | d.kinds
+        if (len(w) > 1 or is_korean(w))
+        and not w.isdigit()
+        and w not in LANGUAGES
+        and w not in LIBRARIES
+        and w not in OPERATING_SYSTEMS
+        and w not in NUMBER_WORDS
+    )
+
+
+def _substitution(q: Details, c: Details) -> tuple[list[str], list[str]] | None:
+    """The words one question says where the other says something else, if that is all.
+
+    Three shapes count: one word each, anywhere ("delete a file" / "delete a folder"); one word
+    against two in the same place between identical words ("get the home directory" / "get
+    the current working directory"); and, in Korean, which the embedding model cannot compare,
+    any words on both sides. Longer rewrites are left to the hit model: the paraphrase data
+    shows that rewording a question changes several words at once without changing it.
+    """
+    q_words, c_words = _swappable(q), _swappable(c)
+    q_only, c_only = sorted(q_words - c_words), sorted(c_words - q_words)
+    if not (q_only and c_only):
+        return None
+    korean = any(is_korean(w) for _, w in (*q.surface, *c.surface))
+    if korean or len(q_only) == len(c_only) == 1:
+        return q_only, c_only
+    a, b = q.sequence, c.sequence
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    middle_a, middle_b = a[start : len(a) - end], b[start : len(b) - end]
+    around = [w for w in (*a[:start], *a[len(a) - end :]) if w in q_words]
+    slot_a = sorted({w for w in middle_a if w in q_words and w not in c_words})
+    slot_b = sorted({w for w in middle_b if w in c_words and w not in q_words})
+    # "time zone" and "timezone" are one word written two ways, not a substitution.
+    joined_a = stem("".join(w for w in middle_a if w not in FILLER))
+    joined_b = stem("".join(w for w in middle_b if w not in FILLER))
+    if (
+        around
+        and slot_a
+        and slot_b
+        and sorted((len(slot_a), len(slot_b))) == [1, 2]
+        and joined_a != joined_b
+    ):
+        return slot_a, slot_b
+    return None
+
+
+def swapped_words(comparison: Comparison) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """(query words, cached words) when one question puts other words in the other's place.
+
+    See `_substitution` for the shapes that count. Two questions alike but for a word swapped
+    for another ("delete a file" and "delete a folder") ask the same only if the words are
+    paraphrases; the hit decision checks that.
+    """
+    return comparison.swap
+
+
+def is_korean(word: str) -> bool:
+    """True for a word in Hangul (which the embedding model cannot compare)."""
+    return bool(_HANGUL.search(word))
+
+
 _OPERATION_STEMS = frozenset(stem(w) for w in OPERATIONS)
+_KIND_STEMS = frozenset(stem(w) for w in DATA_KINDS)
 
 
 def _reversed(
@@ -557,9 +613,3 @@ def _reversed(
     a_src, a_dst = a[0] - a[1], a[1] - a[0]
     b_src, b_dst = b[0] - b[1], b[1] - b[0]
     return bool(a_src & b_dst) and bool(a_dst & b_src)
-
-
-def _share(part: frozenset[str], whole: frozenset[str]) -> float:
-    if not part:
-        return 1.0
-    return len(part & whole) / len(part)

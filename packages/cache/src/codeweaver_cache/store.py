@@ -14,7 +14,6 @@ invisible rather than merely ranked low.
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 import uuid
 import weakref
@@ -26,11 +25,18 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import numpy as np
 from qdrant_client import AsyncQdrantClient, models
 
-from codeweaver_cache.guards import Comparison, compare
+from codeweaver_cache.decision import (
+    Candidate,
+    HitRule,
+    LookupResult,
+    decide,
+    normalise_question,
+    words_to_embed,
+)
 from codeweaver_runtime import Embedder, EmbeddingError, get_embedder, get_qdrant
 from codeweaver_runtime.infrastructure import DEFAULT_CACHE_COLLECTION, Infrastructure
 from codeweaver_runtime.infrastructure import infrastructure as operator_infrastructure
-from codeweaver_schema import Analysis, Answer, CacheDecision, ErrorKind, stable_id
+from codeweaver_schema import Analysis, Answer, ErrorKind, stable_id
 
 if TYPE_CHECKING:
     from codeweaver_cache.context import CacheContext
@@ -47,12 +53,6 @@ _BLOCK: Literal["block"] = "block"
 
 class CacheUnavailableError(RuntimeError):
     """Qdrant or the embedder failed or was too slow; the caller treats it as a miss."""
-
-
-def normalise_question(question: str) -> str:
-    """The form of a key question that decides identity: case, spacing, end punctuation."""
-    flat = " ".join(question.lower().split())
-    return re.sub(r"[\s?!.。？！]+$", "", flat)
 
 
 def answer_fingerprint(answer: Answer) -> str:
@@ -95,49 +95,6 @@ class CacheScope:
 
 
 @dataclass(frozen=True)
-class HitRule:
-    """The calibrated thresholds a candidate must pass before a verifier sees it.
-
-    Defaults come from `scripts/calibrate_cache.py` on the CoNaLa pairs with all-MiniLM-L6-v2.
-    """
-
-    min_similarity: float = 0.5
-    """Cosine similarity of the key questions."""
-    min_query_coverage: float = 0.7
-    """Share of the query's content words that the cached question also has."""
-    min_cached_coverage: float = 0.8
-    """Share of the cached question's content words that the query also has."""
-    min_margin: float = 0.05
-    """How far the best candidate must lead the next one with a different answer."""
-    top_k: int = 5
-    """Candidates fetched by embedding."""
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A cached entry returned by a similarity search."""
-
-    entry_id: str
-    question: str
-    similarity: float
-    answer: Answer
-    fingerprint: str
-    created_at: float
-    expires_at: float
-    sources: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class LookupResult:
-    """What the embedding and guard steps decided; `pending` still needs a verifier."""
-
-    decision: CacheDecision
-    candidate: Candidate | None = None
-    comparison: Comparison | None = None
-    pending: bool = False
-
-
-@dataclass(frozen=True)
 class Admission:
     """Whether a store wrote an entry, and why (not)."""
 
@@ -170,8 +127,9 @@ class CacheStats:
 def admission_refusal(answer: Answer | None, analysis: Analysis | None) -> str | None:
     """Why an answer must not be cached, or None when it may be.
 
-    Only grounded, non-degraded answers of cacheable, non-clarification questions are stored;
-    an answer that came from the cache is already there.
+    Only answers worth serving again are stored: grounded, not degraded, not a decline (an
+    offline answer below the relevance floor is marked declined), to cacheable questions that
+    are not clarifications; an answer that came from the cache is already there.
     """
     if answer is None:
         return "no_answer"
@@ -183,6 +141,8 @@ def admission_refusal(answer: Answer | None, analysis: Analysis | None) -> str |
         return "not_cacheable"
     if answer.from_cache:
         return "from_cache"
+    if answer.declined:
+        return "declined"
     if not answer.grounded:
         return "ungrounded"
     if answer.degraded:
@@ -388,16 +348,21 @@ class SemanticCache:
         return await self._bounded("cache search", search())
 
     async def lookup(self, question: str, scope: CacheScope, rule: HitRule) -> LookupResult:
-        """Decide a hit by embedding, then by details, coverage and margin.
+        """Decide a hit by embedding, then by details and the fitted hit model (`decide`).
 
-        A candidate that passes is returned as a hit, or as `pending` when the caller still
-        runs a verifier; every outcome carries the reason.
+        When the best candidate differs from the question by one word each, those two words
+        are embedded too (memoised by the embedder), to tell a paraphrase from a swap.
 
         Raises:
             CacheUnavailableError: Qdrant or the embedder failed or exceeded the timeout.
         """
         found = await self.candidates(question, scope, max(rule.top_k, 2))
-        result = decide(question, found, rule)
+        words = words_to_embed(question, found, rule)
+        vectors: dict[str, Any] = {}
+        if words:
+            embedded = await self._bounded("word embedding", self.embedder.embed(words))
+            vectors = dict(zip(words, embedded, strict=True))
+        result = decide(question, found, rule, vectors)
         if not result.pending and not result.decision.hit:
             self.record_miss(result.decision.reason)
         return result
@@ -657,63 +622,6 @@ class SemanticCache:
             )
             self._forget_indexes()
         return matched
-
-
-def decide(question: str, found: Sequence[Candidate], rule: HitRule) -> LookupResult:
-    """The guard steps over search results: threshold, details, coverage, margin.
-
-    Only the best candidate can hit. When it fails a detail check the lookup misses rather
-    than falling back to a less similar entry: a near-twin that differs in a detail says this
-    question is new.
-    """
-    if not found:
-        return LookupResult(CacheDecision(hit=False, reason="empty: no cached question in scope"))
-    best = found[0]
-    similarity = round(best.similarity, 4)
-
-    def miss(reason: str, comparison: Comparison | None = None) -> LookupResult:
-        decision = CacheDecision(
-            hit=False,
-            reason=reason,
-            entry_id=best.entry_id,
-            similarity=similarity,
-            matched_question=best.question,
-        )
-        return LookupResult(decision, best, comparison)
-
-    if best.similarity < rule.min_similarity:
-        return miss(f"below_threshold: similarity {similarity} < {rule.min_similarity}")
-    comparison = compare(question, best.question)
-    if not comparison.agree:
-        return miss(f"details_differ: {'; '.join(comparison.conflicts)}", comparison)
-    if comparison.query_coverage < rule.min_query_coverage:
-        return miss(
-            f"low_coverage: the cached question covers {comparison.query_coverage:.2f} "
-            f"of the query's words (< {rule.min_query_coverage})",
-            comparison,
-        )
-    if comparison.cached_coverage < rule.min_cached_coverage:
-        return miss(
-            f"low_coverage: the query covers {comparison.cached_coverage:.2f} of the cached "
-            f"question's words (< {rule.min_cached_coverage})",
-            comparison,
-        )
-    rival = next((c for c in found[1:] if c.fingerprint != best.fingerprint), None)
-    if rival is not None and best.similarity - rival.similarity < rule.min_margin:
-        return miss(
-            f"ambiguous: {rival.question!r} is within {rule.min_margin} of the best match",
-            comparison,
-        )
-    decision = CacheDecision(
-        hit=True,
-        reason=(
-            f"similar: similarity {similarity}, details agree, coverage {comparison.coverage:.2f}"
-        ),
-        entry_id=best.entry_id,
-        similarity=similarity,
-        matched_question=best.question,
-    )
-    return LookupResult(decision, best, comparison, pending=False)
 
 
 def _candidate(point: models.ScoredPoint) -> Candidate:
