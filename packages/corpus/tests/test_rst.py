@@ -123,3 +123,32 @@ def test_render_reads_roles_as_code_and_tables_as_rows() -> None:
 def test_slug_is_the_html_id_of_a_heading() -> None:
     assert slug("Using Lists as Stacks") == "using-lists-as-stacks"
     assert slug("`printf`-style String Formatting") == "printf-style-string-formatting"
+
+
+def test_operations_a_type_describes_are_part_of_its_entry() -> None:
+    page = """\
+Built-in Types
+==============
+
+.. class:: dict(**kwargs)
+
+   Return a new dictionary.
+
+   .. describe:: key in d
+
+      Return ``True`` if *d* has a key *key*, else ``False``.
+
+   .. describe:: d | other
+
+      Create a new dictionary with the merged keys and values of *d* and *other*.
+
+   .. method:: update([other])
+
+      Update the dictionary.
+"""
+    units = {u.name: u for u in parse_page(page, "library/stdtypes")}
+    text = units["dict"].text
+    assert "`key in d`: Return `True` if *d* has a key *key*" in text
+    assert "`d | other`: Create a new dictionary with the merged keys" in text
+    assert text.index("key in d") < text.index("d | other")
+    assert "merged" not in units["dict.update"].text

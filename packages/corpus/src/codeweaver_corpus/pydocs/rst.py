@@ -103,7 +103,6 @@ _DROPPED = frozenset(
         "cmdoption",
         "envvar",
         "option",
-        "describe",
         "index-entry",
         "tabularcolumns",
         "program",
@@ -323,6 +322,11 @@ def render(lines: list[str]) -> tuple[str, list[str]]:
                     code(body)
                 elif name == "rubric":
                     out.extend([f"**{inline(argument)}**", ""])
+                elif name == "describe":
+                    # An operation of a type (`d | other`, `key in d`): its form, then what it does.
+                    text, found = render(_dedent(body))
+                    examples.extend(found)
+                    out.extend([f"`{argument}`: {text}".strip(), ""])
                 elif name not in _DROPPED and name not in API_DIRECTIVES:
                     text, found = render(_dedent(body))
                     examples.extend(found)
