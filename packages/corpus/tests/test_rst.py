@@ -152,3 +152,22 @@ Built-in Types
     assert "`d | other`: Create a new dictionary with the merged keys" in text
     assert text.index("key in d") < text.index("d | other")
     assert "merged" not in units["dict.update"].text
+
+
+def test_a_spaced_literal_marker_leaves_no_colon_behind() -> None:
+    markdown, examples = render(
+        [
+            "A blank line is a single newline. ::",
+            "",
+            "   >>> f.readline()",
+            "   ''",
+            "",
+            "Use it::",
+            "",
+            "   x = 1",
+        ]
+    )
+    assert "single newline." in markdown
+    assert "newline. :" not in markdown
+    assert "Use it:" in markdown
+    assert examples == [">>> f.readline()\n''", "x = 1"]

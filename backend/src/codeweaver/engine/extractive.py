@@ -173,9 +173,12 @@ def plain(text: str) -> str:
             table = []
         out.append(line)
     out += _table_rows(table)
-    joined = "\n".join(out)
-    joined = _ROLE.sub(r"`\1`", joined)
-    return _DOUBLE_BACKTICK.sub(r"`\1`", joined)
+    # Fenced code stays as it is: its ``` must not read as a ``literal``.
+    parts = re.split(r"(```[^\n]*\n.*?```)", "\n".join(out), flags=re.DOTALL)
+    return "".join(
+        part if i % 2 else _DOUBLE_BACKTICK.sub(r"`\1`", _ROLE.sub(r"`\1`", part))
+        for i, part in enumerate(parts)
+    )
 
 
 def _is_code_line(line: str) -> bool:
@@ -445,7 +448,7 @@ async def _compose_passage(draft: _Draft, item: int) -> list[str]:
     if blocks:
         scores = await _rank_texts(draft.basis, blocks, draft.embedder)
         block = blocks[max(range(len(blocks)), key=lambda i: scores[i])]
-        out += ["", "```python", _example(block), "```", mark]
+        out += ["", f"**{h['example']}** {mark}", "```python", _example(block), "```"]
     return out
 
 

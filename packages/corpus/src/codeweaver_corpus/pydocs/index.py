@@ -167,7 +167,8 @@ class DocsIndex:
             k: How many units to return.
         """
         query = np.asarray(query_vector, dtype=np.float32)
-        scores = self.vectors @ query
+        dense = self.vectors @ query
+        scores = dense.copy()
         via: dict[int, str] = {}
         if len(self.phrases):
             phrase_scores = self.task_vectors @ query
@@ -187,7 +188,9 @@ class DocsIndex:
         for i in self.module_units(question):
             scores[i] += MODULE_BONUS
         scores -= PASSAGE_PENALTY * self._passages
-        top = np.argsort(-scores)[:k]
+        # A task phrase lifts every passage of its section to one score: among equals, the
+        # passage that is itself closest to the question ("loop over the file object") first.
+        top = np.lexsort((-dense, -scores))[:k]
         return [DocHit(self.units[i], int(i), float(scores[i]), via.get(int(i))) for i in top]
 
     def named_units(self, question: str) -> set[int]:

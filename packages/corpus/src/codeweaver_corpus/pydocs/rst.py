@@ -346,7 +346,8 @@ def render(lines: list[str]) -> tuple[str, list[str]]:
             # A literal block follows: "Example::" reads "Example:", a lone "::" reads nothing.
             text = stripped[:-2].rstrip()
             if text:
-                paragraph.append(line.rstrip()[:-1] if not text.endswith(" ") else text)
+                # "newline. ::" drops the marker; "Example::" keeps one colon.
+                paragraph.append(text if stripped[:-2].endswith(" ") else line.rstrip()[:-1])
             flush()
             end = _block_end(lines, i + 1, _indent(line))
             code(lines[i + 1 : end])
