@@ -49,6 +49,10 @@ model confuses opposite tasks ("base64 encode" and "base64 decode"), the words d
 PASSAGE_PENALTY = 0.03
 """Taken from passages (tutorial, FAQ and module prose): when a passage and an API entry match
 about as well, the entry answers more directly."""
+OWN_SIMILARITY_TIEBREAK = 0.001
+"""A phrase lifts every passage of its section to one score; this share of each unit's own
+similarity to the question orders them ("loop over the file object" before "f.seek"), in the
+score itself, so every later sort by score keeps that order."""
 MODULE_BONUS = 0.04
 """Added to the units of a standard-library module the question names in plain words."""
 _ENGLISH_MODULE_NAMES = frozenset(
@@ -179,7 +183,7 @@ class DocsIndex:
                 shared = len(asked & words) / len(words) if words else 0.0
                 phrase_score = float(phrase_scores[p]) + PHRASE_WORDS_WEIGHT * shared
                 for i, weight in self._phrase_targets[p]:
-                    value = phrase_score * weight
+                    value = phrase_score * weight + OWN_SIMILARITY_TIEBREAK * float(dense[i])
                     if value > scores[i]:
                         scores[i] = value
                         via[i] = self.phrases[p]
@@ -188,9 +192,7 @@ class DocsIndex:
         for i in self.module_units(question):
             scores[i] += MODULE_BONUS
         scores -= PASSAGE_PENALTY * self._passages
-        # A task phrase lifts every passage of its section to one score: among equals, the
-        # passage that is itself closest to the question ("loop over the file object") first.
-        top = np.lexsort((-dense, -scores))[:k]
+        top = np.argsort(-scores, kind="stable")[:k]
         return [DocHit(self.units[i], int(i), float(scores[i]), via.get(int(i))) for i in top]
 
     def named_units(self, question: str) -> set[int]:
