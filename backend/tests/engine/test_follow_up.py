@@ -59,3 +59,24 @@ def test_nothing_more_is_said_plainly_never_as_bare_markers(index: DocsIndex) ->
     assert "hold nothing more on this" in text
     text, used = follow_up_answer("explain", None, [], "ko", lambda: index)
     assert "이전 답변이 없습니다" in text
+
+
+def test_an_example_shows_the_answers_api_not_other_code_from_its_sources(
+    index: DocsIndex,
+) -> None:
+    """The answer on os.remove cited an os.walk page for its example; "show an example" must
+    not answer with that page's other session (which never calls os.remove)."""
+    remove = cited(index, "os.remove")
+    walk = cited(index, "os.walk", 2)
+    block = (
+        "import os\nfor root, dirs, files in os.walk(top, topdown=False):\n"
+        "    for name in files:\n        os.remove(os.path.join(root, name))"
+    )
+    earlier = f"**Use `os.remove`** [1]\n\n**Example** [2]\n```python\n{block}\n```"
+    text, used = follow_up_answer(
+        "Can you show an example of that?", earlier, [remove, walk], "en", lambda: index
+    )
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    assert "os.remove(" in code
+    assert "getsize" not in text
+    assert [c.n for c in used] == [2]

@@ -20,8 +20,10 @@ from codeweaver_schema import Citation
 
 WANTS_CODE = re.compile(r"example|code|snippet|sample|show|예시|예제|코드", re.IGNORECASE)
 MAX_SENTENCES = 3
-_ANSWER_CODE = re.compile(r"```[^\n]*\n(.*?)```\s*(?:\[(\d{1,3})\])?", re.DOTALL)
-"""A code block of an earlier answer, with the citation marker that follows it."""
+_ANSWER_CODE = re.compile(
+    r"(?:\[(\d{1,3})\][^\n]*\n)?```[^\n]*\n(.*?)```[ \t]*(?:\n?\[(\d{1,3})\])?", re.DOTALL
+)
+"""A code block of an earlier answer, with the citation marker that heads or follows it."""
 TEXTS = {
     "en": {
         "intro": "Following up on my previous answer:",
@@ -85,6 +87,21 @@ def follow_up_answer(
             citation, block = example
             lines += [f"**{t['example']}** [{citation.n}]", "```python", block, "```"]
             cited.append(citation)
+    if not lines and WANTS_CODE.search(question):
+        # No other example shows it (or the sources are not the bundled documentation, whose
+        # code is only in the answer): the earlier answer's example is the one to show.
+        known = {c.n: c for c in citations}
+        for match in _ANSWER_CODE.finditer(previous_text):
+            number = int(match.group(1) or match.group(3) or 0)
+            if number in known:
+                lines += [
+                    f"**{t['example']}** [{number}]",
+                    "```python",
+                    match.group(2).strip(),
+                    "```",
+                ]
+                cited.append(known[number])
+                break
     if not lines:
         for citation, hit in units:
             unit_evidence = evidence_of(hit)
@@ -94,19 +111,6 @@ def follow_up_answer(
                 lines += [f"**{t['more']}** {mark}", *(f"> {s} {mark}" for s in fresh)]
                 cited.append(citation)
                 break
-    if not lines and WANTS_CODE.search(question):
-        # Sources outside the bundled documentation are not kept: their code is in the answer.
-        shown_code = _ANSWER_CODE.search(previous_text)
-        known = {c.n: c for c in citations}
-        if shown_code and shown_code.group(2) and int(shown_code.group(2)) in known:
-            citation = known[int(shown_code.group(2))]
-            lines += [
-                f"**{t['example']}** [{citation.n}]",
-                "```python",
-                shown_code.group(1).strip(),
-                "```",
-            ]
-            cited.append(citation)
     if not lines:
         return f"{note}\n\n{t['nothing']}", []
     return "\n".join([note, "", t["intro"], "", *lines]), cited
@@ -118,11 +122,25 @@ def _example(
     shown: str,
     citations: list[Citation],
 ) -> tuple[Citation, str] | None:
-    """A code example not shown yet: from a cited unit, else from a unit that uses its API."""
-    for citation, hit in units:
-        for block in code_blocks(evidence_of(hit).content):
-            if block not in shown and block not in hit.unit.signatures:
-                return citation, block
+    """A code example not shown yet that uses the answer's API; else any cited example.
+
+    From a cited unit first, then from a unit whose code calls the API (an entry such as
+    `os.remove` has no example of its own). An example of something else (the `os.walk` session
+    a cited page also holds) comes only when nothing shows the API itself.
+    """
+    api = next((hit for _, hit in units if hit.unit.kind == "api"), None)
+    key = use_key(api.unit) if api is not None else None
+    cited = [
+        (citation, block)
+        for citation, hit in units
+        for block in code_blocks(evidence_of(hit).content)
+        if block not in shown and block not in hit.unit.signatures
+    ]
+    if key is None:
+        return cited[0] if cited else None
+    using = [(c, b) for c, b in cited if key in call_keys(b)]
+    if using:
+        return using[0]
     for _, hit in units:
         companion = index.example_for(hit)
         if companion is None:
@@ -130,10 +148,11 @@ def _example(
         other = DocHit(index.unit(companion), companion, hit.score)
         evidence = evidence_of(other)
         blocks = [b for b in code_blocks(evidence.content) if b not in shown]
-        if blocks:
+        if blocks and key in call_keys(_closest(blocks, hit)):
             number = max((c.n for c in citations), default=0) + 1
             return Citation.of(number, evidence), _closest(blocks, hit)
-    return None
+    # The earlier answer already showed the API in use: that beats code about something else.
+    return cited[0] if cited and key not in call_keys(shown) else None
 
 
 def _closest(blocks: list[str], hit: DocHit) -> str:
