@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import shlex
+import signal
 import socket
 import subprocess
 import sys
@@ -116,7 +117,8 @@ class RunReport:
     intent: str | None
     cache_hit: bool
     errors: list[dict[str, Any]]
-    model_calls: int
+    model_calls: int | None
+    """None when a running server answered: it does not report them."""
     tokens: dict[str, dict[str, int]]
     """Per role (planner, judge, answer) and in total: calls, input and output tokens as the
     providers reported them, and calls that reported none."""
@@ -125,6 +127,8 @@ class RunReport:
     seconds: float
     warning: str | None = None
     flow: list[dict[str, Any]] = field(default_factory=list)
+    server: str | None = None
+    """The `codeweaver serve` that answered, when one runs on this data directory."""
 
 
 def _node_path(namespace: tuple[str, ...], node: str) -> str:
@@ -231,6 +235,12 @@ def _sources_table(citations: list[dict[str, Any]]) -> Table:
     return table
 
 
+def _calls(report: RunReport) -> str:
+    if report.model_calls is None:
+        return f"answered by {report.server}"
+    return f"{report.model_calls} model call(s)"
+
+
 def _print_report(report: RunReport) -> None:
     out.print(Markdown(report.answer))
     if report.warning:
@@ -240,7 +250,7 @@ def _print_report(report: RunReport) -> None:
     hit = " · cache hit" if report.cache_hit else ""
     err.print(
         f"[dim]route {report.route} ({report.routing_reason}){hit} · "
-        f"{report.model_calls} model call(s) · {report.seconds:.1f}s · "
+        f"{_calls(report)} · {report.seconds:.1f}s · "
         f"thread {report.thread_id}[/dim]"
     )
 
@@ -265,8 +275,9 @@ def ask(
     directory = _resolve_data_dir(data_dir)
     thread_id = thread or str(uuid.uuid4())
 
+    served = _through_server(question, thread_id, directory, overrides)
     if as_json:
-        report = asyncio.run(
+        report = served or asyncio.run(
             run_question(
                 question, thread_id=thread_id, data_dir=directory, context_overrides=overrides
             )
@@ -274,7 +285,42 @@ def ask(
         sys.stdout.write(json.dumps(report.__dict__, ensure_ascii=False, indent=2) + "\n")
         return
 
-    _print_report(_ask_with_progress(question, thread_id, directory, overrides))
+    _print_report(served or _ask_with_progress(question, thread_id, directory, overrides))
+
+
+def _through_server(
+    question: str, thread_id: str, directory: Path, overrides: dict[str, Any]
+) -> RunReport | None:
+    """The turn run by the `codeweaver serve` that holds this data directory, if one runs.
+
+    Its embedded store is locked to it: answering here would miss the user's documents and the
+    cache. A server that is recorded but fails the turn ends the command with a clear message.
+    """
+    from codeweaver.auth import client_headers
+    from codeweaver.remote import ask_server, running_server
+
+    server = running_server(directory)
+    if server is None:
+        return None
+    err.print(f"[dim]asking the running server {server.url} (it holds {directory})[/dim]")
+    try:
+        fields = asyncio.run(
+            ask_server(
+                server,
+                question,
+                thread_id=thread_id,
+                context_overrides=overrides,
+                headers=client_headers(),
+            )
+        )
+    except Exception as exc:  # any failure of the server is told, not traced
+        err.print(
+            f"[red]The running server {server.url} could not answer:[/red] {exc}\n"
+            "Its store is locked to it, so this process cannot answer in its place: check the "
+            "server's log, or stop it and ask again."
+        )
+        raise typer.Exit(code=1) from exc
+    return RunReport(**fields)
 
 
 def _ask_with_progress(
@@ -338,7 +384,9 @@ def chat(
         if command.startswith("/"):
             err.print(f"[yellow]Unknown command {line}.[/yellow] {CHAT_HELP}")
             continue
-        last = _ask_with_progress(line, thread_id, directory, overrides)
+        last = _through_server(line, thread_id, directory, overrides) or _ask_with_progress(
+            line, thread_id, directory, overrides
+        )
         out.print(Markdown(last.answer))
         if last.warning:
             err.print(f"[yellow]⚠ {last.warning}[/yellow]")
@@ -575,11 +623,32 @@ def serve(
         )
     else:
         err.print(f"Threads: kept by the checkpointer {found.name} names.")
+    from codeweaver.persistence import secure_data_dir
+    from codeweaver.remote import forget_server, record_server
+
+    home = secure_data_dir(default_data_dir())
+    # Umask 077: what the server writes (its .langgraph_api/ folder too) is yours alone.
+    process = subprocess.Popen(command, env=env, cwd=found.resolve().parent, umask=0o077)
+    # `ask` and `chat` on this data directory send their questions here: the store is ours.
+    record_server(home, url, process.pid)
+
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
     try:
-        # Umask 077: what the server writes (its .langgraph_api/ folder too) is yours alone.
-        code = subprocess.call(command, env=env, cwd=found.resolve().parent, umask=0o077)
-    except KeyboardInterrupt:
+        code = process.wait()
+    except (KeyboardInterrupt, SystemExit):
+        # Stopped (Ctrl-C, or SIGTERM to this process alone): the server stops with it.
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
         code = 0
+    finally:
+        forget_server(home, process.pid)
+        signal.signal(signal.SIGTERM, previous)
     raise typer.Exit(code=code)
 
 
