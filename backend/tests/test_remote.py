@@ -61,3 +61,15 @@ def test_thread_names_become_stable_uuids() -> None:
     named = server_thread_id("my-thread")
     assert named == server_thread_id("my-thread") != server_thread_id("other")
     assert uuid.UUID(named)
+
+
+def test_the_cli_and_the_server_client_import_no_graph_store_or_models() -> None:
+    """`ask` through a running server stays a light process: a new process in ~3 s, not ~10."""
+    probe = (
+        "import sys, codeweaver.cli, codeweaver.remote, codeweaver.tokens\n"
+        "heavy = ['qdrant_client', 'sentence_transformers', 'torch', 'langchain_core',\n"
+        "         'langgraph.graph', 'codeweaver_corpus', 'codeweaver.context']\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True)
+    assert done.stdout.strip() == "[]"

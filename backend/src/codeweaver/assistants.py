@@ -12,7 +12,7 @@ from typing import Any
 
 from langgraph_sdk import get_client
 
-from codeweaver.auth import client_headers
+from codeweaver.tokens import client_headers
 
 GRAPH_ID = "codeweaver"
 _MARKER = "codeweaver_example"

@@ -41,10 +41,15 @@ from typing import Any, cast
 from langgraph_sdk import Auth
 
 from codeweaver.context import Context
+from codeweaver.tokens import (
+    CLIENT_TOKEN_ENV,
+    client_headers,
+    client_token,
+    local_token_path,
+)
 from codeweaver_runtime import (
     OPERATOR_SETTINGS,
     ContextError,
-    default_data_dir,
     model_base_url,
     operator_model_names,
     private_dir,
@@ -53,8 +58,6 @@ from codeweaver_runtime import (
 
 KEYS_ENV = "CODEWEAVER_API_KEYS"
 KEYS_FILE_ENV = "CODEWEAVER_API_KEYS_FILE"
-CLIENT_TOKEN_ENV = "CODEWEAVER_TOKEN"
-LOCAL_TOKEN_FILE = "server-token"
 LOCAL_IDENTITY = "default"
 """The single local user when no keys are configured: the same tenant the CLI uses."""
 OWNER = "owner"
@@ -127,11 +130,6 @@ def check_unique(keys: Iterable[ApiKey]) -> list[ApiKey]:
     return unique
 
 
-def local_token_path(data_dir: Path | None = None) -> Path:
-    """Where the local user's token lives: `$CODEWEAVER_HOME/server-token`."""
-    return (data_dir or default_data_dir()) / LOCAL_TOKEN_FILE
-
-
 def ensure_local_token(data_dir: Path | None = None) -> str:
     """The local user's token, generated (readable by the owner only) on first use.
 
@@ -197,23 +195,6 @@ def presented_token(headers: Mapping[bytes, bytes]) -> str | None:
         return credentials.strip()
     api_key = headers.get(b"x-api-key", b"").decode("latin-1").strip()
     return api_key or None
-
-
-def client_token(data_dir: Path | None = None) -> str | None:
-    """The token a CodeWeaver client sends: `CODEWEAVER_TOKEN`, else the local user's token."""
-    configured = os.environ.get(CLIENT_TOKEN_ENV, "").strip()
-    if configured:
-        return configured
-    path = local_token_path(data_dir)
-    if path.is_file():
-        return path.read_text(encoding="utf-8").strip() or None
-    return None
-
-
-def client_headers(token: str | None = None) -> dict[str, str]:
-    """The headers of a client request: the given token, else `client_token()`, if any."""
-    chosen = token or client_token()
-    return {"Authorization": f"Bearer {chosen}"} if chosen else {}
 
 
 class KeyRing:

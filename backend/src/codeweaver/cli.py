@@ -32,8 +32,8 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from codeweaver.defaults import DEFAULT_MAX_FILE_MB
 from codeweaver.evals import eval_app
-from codeweaver.ingest import DEFAULT_MAX_FILE_MB
 from codeweaver.progress import progress_label
 
 if TYPE_CHECKING:
@@ -77,12 +77,14 @@ def _model_overrides(
     Raises:
         typer.BadParameter: a name is not `provider:model[@URL]` or `offline`.
     """
-    from codeweaver.context import Context
-    from codeweaver_runtime import ContextError
-
     named = {"chat_model": model, "planner_model": planner, "judge_model": judge}
     named["answer_model"] = answer
     overrides: dict[str, Any] = {field: name for field, name in named.items() if name}
+    if not overrides:
+        return overrides
+    from codeweaver.context import Context
+    from codeweaver_runtime import ContextError
+
     try:
         Context(**overrides)
     except ContextError as exc:
@@ -207,21 +209,29 @@ async def run_question(
     )
 
 
-def _resolve_data_dir(data_dir: Path | None) -> Path:
+def _data_dir_path(data_dir: Path | None) -> Path:
     """The data directory; one given on the command line becomes this process's setting.
 
     The CLI is the operator of its own process: the graphs read where data lives from the
     operator's environment (`codeweaver_runtime.infrastructure`), never from the run context.
-    The directory is made private to its owner (`codeweaver.persistence.secure_data_dir`).
     """
-    from codeweaver.persistence import secure_data_dir
     from codeweaver_runtime import default_data_dir
 
     if data_dir is None:
-        return secure_data_dir(default_data_dir())
+        return default_data_dir()
     directory = data_dir.expanduser().resolve()
     os.environ["CODEWEAVER_HOME"] = str(directory)
-    return secure_data_dir(directory)
+    return directory
+
+
+def _resolve_data_dir(data_dir: Path | None) -> Path:
+    """The data directory (`_data_dir_path`), made private to its owner.
+
+    See `codeweaver.persistence.secure_data_dir`.
+    """
+    from codeweaver.persistence import secure_data_dir
+
+    return secure_data_dir(_data_dir_path(data_dir))
 
 
 def _sources_table(citations: list[dict[str, Any]]) -> Table:
@@ -272,10 +282,11 @@ def ask(
         err.print('  codeweaver ask "How do I reverse a list in Python?"')
         raise typer.Exit(code=2)
     overrides = _model_overrides(model, planner_model, judge_model, answer_model)
-    directory = _resolve_data_dir(data_dir)
     thread_id = thread or str(uuid.uuid4())
-
-    served = _through_server(question, thread_id, directory, overrides)
+    # A running server on this data directory answers first: this process then imports nothing
+    # of the graph, the store or the embedding stack.
+    served = _through_server(question, thread_id, _data_dir_path(data_dir), overrides)
+    directory = _resolve_data_dir(data_dir) if served is None else _data_dir_path(data_dir)
     if as_json:
         report = served or asyncio.run(
             run_question(
@@ -296,8 +307,8 @@ def _through_server(
     Its embedded store is locked to it: answering here would miss the user's documents and the
     cache. A server that is recorded but fails the turn ends the command with a clear message.
     """
-    from codeweaver.auth import client_headers
     from codeweaver.remote import ask_server, running_server
+    from codeweaver.tokens import client_headers
 
     server = running_server(directory)
     if server is None:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from codeweaver.defaults import DEFAULT_MAX_FILE_MB
 from codeweaver_runtime import (
     DocumentCorpus,
     DocumentError,
@@ -34,7 +35,6 @@ from codeweaver_runtime import (
 from codeweaver_runtime.documents import document_kind, path_problem
 
 MANIFEST = "ingested.json"
-DEFAULT_MAX_FILE_MB = 5.0
 """Files larger than this are skipped (`--max-file-mb` moves it): 5 MB of text is already
 thousands of chunks and minutes of embedding on a laptop; a 30 MB file took over an hour and
 1.9 GB of store."""

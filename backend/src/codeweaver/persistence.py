@@ -41,8 +41,8 @@ def secure_data_dir(data_dir: Path) -> Path:
     Returns:
         The data directory.
     """
-    from codeweaver.auth import LOCAL_TOKEN_FILE
     from codeweaver.ingest import MANIFEST
+    from codeweaver.tokens import LOCAL_TOKEN_FILE
 
     ours = (THREADS_FILE, SERVER_THREADS_FILE, DEV_CONFIG_FILE, LOCAL_TOKEN_FILE, MANIFEST)
     private_dir(data_dir)

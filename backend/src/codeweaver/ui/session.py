@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 from langgraph_sdk import get_client
 
-from codeweaver.auth import client_headers
 from codeweaver.progress import progress_label
+from codeweaver.tokens import client_headers
 
 ANSWER_TAG = "codeweaver:answer"
 """Tag of the model calls whose tokens are the answer (the answer node's `ANSWER_TAG`)."""

@@ -3,66 +3,147 @@
 Also the local document corpus: loading, chunking, hybrid search and its retrieval evaluation.
 """
 
-from codeweaver_runtime.chat import (
-    INTERNAL_TAG,
-    ChatModels,
-    ConfiguredChatModels,
-    ModelCallCounter,
-    ModelCallError,
-    ModelRole,
-    RoleUsage,
-    StaticChatModels,
-    WithoutThinking,
-    build_chat_model,
-    call_structured,
-    call_text,
-    resolve_chat_models,
-)
-from codeweaver_runtime.context import (
-    DEFAULT_EMBEDDING_MODEL,
-    ContextError,
-    RuntimeContext,
-    default_chat_model_name,
-    default_data_dir,
-)
-from codeweaver_runtime.corpus import CorpusError, DocumentCorpus, IngestReport
-from codeweaver_runtime.documents import (
-    Chunk,
-    DocumentError,
-    FileTooLarge,
-    SourceDocument,
-    chunk_document,
-    iter_documents,
-    load_document,
-)
-from codeweaver_runtime.embeddings import (
-    Embedder,
-    EmbeddingError,
-    SentenceTransformerEmbedder,
-    get_embedder,
-)
-from codeweaver_runtime.flow import add_flow_step, traced
-from codeweaver_runtime.graphs import add_node_with_fallback
-from codeweaver_runtime.infrastructure import (
-    OPERATOR_SETTINGS,
-    Infrastructure,
-    infrastructure,
-    operator_model_names,
-)
-from codeweaver_runtime.model_names import (
-    OFFLINE,
-    ModelNameError,
-    ModelSpec,
-    model_base_url,
-    parse_model_name,
-)
-from codeweaver_runtime.private import is_private, private_dir, private_file, tighten
-from codeweaver_runtime.qdrant import close_qdrant_clients, get_qdrant, open_qdrant
-from codeweaver_runtime.replies import json_object_from_text, strip_thinking
-from codeweaver_runtime.retrieval_eval import RetrievalReport, evaluate_retrieval
-from codeweaver_runtime.secrets import install_log_redaction, redact
-from codeweaver_runtime.structured import METHODS, MethodMemory
-from codeweaver_runtime.tenancy import authenticated_user, run_tenant, scoped_to_caller
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from codeweaver_runtime.chat import (
+        INTERNAL_TAG,
+        ChatModels,
+        ConfiguredChatModels,
+        ModelCallCounter,
+        ModelCallError,
+        ModelRole,
+        RoleUsage,
+        StaticChatModels,
+        WithoutThinking,
+        build_chat_model,
+        call_structured,
+        call_text,
+        resolve_chat_models,
+    )
+    from codeweaver_runtime.context import (
+        DEFAULT_EMBEDDING_MODEL,
+        ContextError,
+        RuntimeContext,
+        default_chat_model_name,
+        default_data_dir,
+    )
+    from codeweaver_runtime.corpus import CorpusError, DocumentCorpus, IngestReport
+    from codeweaver_runtime.documents import (
+        Chunk,
+        DocumentError,
+        FileTooLarge,
+        SourceDocument,
+        chunk_document,
+        iter_documents,
+        load_document,
+    )
+    from codeweaver_runtime.embeddings import (
+        Embedder,
+        EmbeddingError,
+        SentenceTransformerEmbedder,
+        get_embedder,
+    )
+    from codeweaver_runtime.flow import add_flow_step, traced
+    from codeweaver_runtime.graphs import add_node_with_fallback
+    from codeweaver_runtime.infrastructure import (
+        OPERATOR_SETTINGS,
+        Infrastructure,
+        infrastructure,
+        operator_model_names,
+    )
+    from codeweaver_runtime.model_names import (
+        OFFLINE,
+        ModelNameError,
+        ModelSpec,
+        model_base_url,
+        parse_model_name,
+    )
+    from codeweaver_runtime.private import is_private, private_dir, private_file, tighten
+    from codeweaver_runtime.qdrant import close_qdrant_clients, get_qdrant, open_qdrant
+    from codeweaver_runtime.replies import json_object_from_text, strip_thinking
+    from codeweaver_runtime.retrieval_eval import RetrievalReport, evaluate_retrieval
+    from codeweaver_runtime.secrets import install_log_redaction, redact
+    from codeweaver_runtime.structured import METHODS, MethodMemory
+    from codeweaver_runtime.tenancy import authenticated_user, run_tenant, scoped_to_caller
+
+_HOMES = {
+    "ChatModels": "codeweaver_runtime.chat",
+    "Chunk": "codeweaver_runtime.documents",
+    "ConfiguredChatModels": "codeweaver_runtime.chat",
+    "ContextError": "codeweaver_runtime.context",
+    "CorpusError": "codeweaver_runtime.corpus",
+    "DEFAULT_EMBEDDING_MODEL": "codeweaver_runtime.context",
+    "DocumentCorpus": "codeweaver_runtime.corpus",
+    "DocumentError": "codeweaver_runtime.documents",
+    "Embedder": "codeweaver_runtime.embeddings",
+    "EmbeddingError": "codeweaver_runtime.embeddings",
+    "FileTooLarge": "codeweaver_runtime.documents",
+    "INTERNAL_TAG": "codeweaver_runtime.chat",
+    "Infrastructure": "codeweaver_runtime.infrastructure",
+    "IngestReport": "codeweaver_runtime.corpus",
+    "METHODS": "codeweaver_runtime.structured",
+    "MethodMemory": "codeweaver_runtime.structured",
+    "ModelCallCounter": "codeweaver_runtime.chat",
+    "ModelCallError": "codeweaver_runtime.chat",
+    "ModelNameError": "codeweaver_runtime.model_names",
+    "ModelRole": "codeweaver_runtime.chat",
+    "ModelSpec": "codeweaver_runtime.model_names",
+    "OFFLINE": "codeweaver_runtime.model_names",
+    "OPERATOR_SETTINGS": "codeweaver_runtime.infrastructure",
+    "RetrievalReport": "codeweaver_runtime.retrieval_eval",
+    "RoleUsage": "codeweaver_runtime.chat",
+    "RuntimeContext": "codeweaver_runtime.context",
+    "SentenceTransformerEmbedder": "codeweaver_runtime.embeddings",
+    "SourceDocument": "codeweaver_runtime.documents",
+    "StaticChatModels": "codeweaver_runtime.chat",
+    "WithoutThinking": "codeweaver_runtime.chat",
+    "add_flow_step": "codeweaver_runtime.flow",
+    "add_node_with_fallback": "codeweaver_runtime.graphs",
+    "authenticated_user": "codeweaver_runtime.tenancy",
+    "build_chat_model": "codeweaver_runtime.chat",
+    "call_structured": "codeweaver_runtime.chat",
+    "call_text": "codeweaver_runtime.chat",
+    "chunk_document": "codeweaver_runtime.documents",
+    "close_qdrant_clients": "codeweaver_runtime.qdrant",
+    "default_chat_model_name": "codeweaver_runtime.context",
+    "default_data_dir": "codeweaver_runtime.context",
+    "evaluate_retrieval": "codeweaver_runtime.retrieval_eval",
+    "get_embedder": "codeweaver_runtime.embeddings",
+    "get_qdrant": "codeweaver_runtime.qdrant",
+    "infrastructure": "codeweaver_runtime.infrastructure",
+    "install_log_redaction": "codeweaver_runtime.secrets",
+    "is_private": "codeweaver_runtime.private",
+    "iter_documents": "codeweaver_runtime.documents",
+    "json_object_from_text": "codeweaver_runtime.replies",
+    "load_document": "codeweaver_runtime.documents",
+    "model_base_url": "codeweaver_runtime.model_names",
+    "open_qdrant": "codeweaver_runtime.qdrant",
+    "operator_model_names": "codeweaver_runtime.infrastructure",
+    "parse_model_name": "codeweaver_runtime.model_names",
+    "private_dir": "codeweaver_runtime.private",
+    "private_file": "codeweaver_runtime.private",
+    "redact": "codeweaver_runtime.secrets",
+    "resolve_chat_models": "codeweaver_runtime.chat",
+    "run_tenant": "codeweaver_runtime.tenancy",
+    "scoped_to_caller": "codeweaver_runtime.tenancy",
+    "strip_thinking": "codeweaver_runtime.replies",
+    "tighten": "codeweaver_runtime.private",
+    "traced": "codeweaver_runtime.flow",
+}
+"""Where each exported name lives: imported on first use, so a light command (a client of a
+running server) does not pay for Qdrant, LangChain and the embedding stack."""
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'codeweaver_runtime' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
