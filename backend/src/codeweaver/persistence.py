@@ -8,18 +8,15 @@ owner.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-from pydantic import BaseModel
 
-import codeweaver_schema.models as schema_models
 from codeweaver_runtime import private_dir, private_file, tighten
+from codeweaver_schema.serde import schema_serializer as schema_serializer  # re-exported
 
 THREADS_FILE = "threads.sqlite"
 """The CLI's conversations (`codeweaver ask` and `chat`)."""
@@ -55,18 +52,6 @@ def secure_data_dir(data_dir: Path) -> Path:
     ]
     tighten(data_dir, entries)
     return data_dir
-
-
-def schema_serializer() -> JsonPlusSerializer:
-    """A serializer that revives exactly the schema's models from checkpoints, nothing else."""
-    allowed = [
-        (obj.__module__, obj.__name__)
-        for obj in vars(schema_models).values()
-        if inspect.isclass(obj)
-        and issubclass(obj, BaseModel)
-        and obj.__module__ == schema_models.__name__
-    ]
-    return JsonPlusSerializer(allowed_msgpack_modules=allowed)
 
 
 POSTGRES_URI_ENV = "CODEWEAVER_POSTGRES_URI"
