@@ -96,8 +96,9 @@ async def test_thread_keeps_the_conversation_for_a_follow_up(client: LangGraphCl
 
 async def test_threads_load_under_strict_msgpack(client: LangGraphClient, server: Server) -> None:
     """The server runs with LANGGRAPH_STRICT_MSGPACK=true (tests.support.start_server): a
-    follow-up in the same thread loads the earlier Plan and Answer from the checkpoint, a
-    repeated search is served from the node cache, and no type is blocked or unregistered."""
+    follow-up in the same thread loads the earlier Plan and Answer from the checkpoint, the
+    cache subgraphs run and hit, and no type is blocked or unregistered. (The search node
+    cache's serializer: packages/search/tests/test_node_cache_serde.py.)"""
     thread = await client.threads.create()
     thread_id = thread["thread_id"]
     first = await client.runs.wait(
@@ -105,8 +106,7 @@ async def test_threads_load_under_strict_msgpack(client: LangGraphClient, server
     )
     assert isinstance(first, dict)
     assert first["answer"]["citations"]
-    # The same question in a second thread runs the search again: its sources come from the
-    # search subgraph's node cache, which must revive the Evidence it holds.
+    # The same question in a second thread: a semantic-cache hit with the same citations.
     again = await client.runs.wait(
         (await client.threads.create())["thread_id"],
         "codeweaver",
@@ -129,6 +129,12 @@ async def test_threads_load_under_strict_msgpack(client: LangGraphClient, server
     assert first_turn, "the first turn's Answer loads from the checkpoint"
     assert first_turn[0]["plan"]["kind"] == "single_topic"
     assert first_turn[0]["answer"]["citations"] == first["answer"]["citations"]
+    # The cache subgraphs ran cleanly: under strict msgpack they once failed on a clone of
+    # the server's checkpointer adapter (RecursionError), recorded as a model failure.
+    for turn in (first, again, follow):
+        failed = [e for e in turn["errors"] if e["node"].startswith("cache_")]
+        assert failed == [], failed
+    assert again["cache_decision"]["hit"] is True
     log = server.log.read_text(errors="replace")
     assert "Blocked deserialization" not in log
     assert "unregistered type" not in log

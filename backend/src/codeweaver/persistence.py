@@ -16,7 +16,8 @@ from pathlib import Path
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from codeweaver_runtime import private_dir, private_file, tighten
-from codeweaver_schema.serde import schema_serializer as schema_serializer  # re-exported
+from codeweaver_schema.serde import RegisteredSerializer, schema_types
+from codeweaver_schema.serde import schema_serializer as _schema_serializer
 
 THREADS_FILE = "threads.sqlite"
 """The CLI's conversations (`codeweaver ask` and `chat`)."""
@@ -52,6 +53,24 @@ def secure_data_dir(data_dir: Path) -> Path:
     ]
     tighten(data_dir, entries)
     return data_dir
+
+
+def checkpoint_types() -> list[tuple[str, str]]:
+    """(module, name) of every model that lands in a checkpoint of CodeWeaver's graphs.
+
+    The schema's models, and the cache lookup subgraph's pending hit (its own state).
+    `langgraph.json` lists the same, for a deployment's checkpointer.
+    """
+    from codeweaver_cache.verifier import PendingHit
+
+    return sorted([*schema_types(), (PendingHit.__module__, PendingHit.__name__)])
+
+
+def schema_serializer() -> RegisteredSerializer:
+    """The checkpoint serializer: every model in `checkpoint_types()` registered, nothing else."""
+    from codeweaver_cache.verifier import PendingHit
+
+    return _schema_serializer(extra=[PendingHit])
 
 
 POSTGRES_URI_ENV = "CODEWEAVER_POSTGRES_URI"

@@ -20,7 +20,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.pregel import Pregel
 from typing_extensions import TypedDict
 
-from codeweaver.persistence import DEV_CONFIG_FILE
+from codeweaver.persistence import DEV_CONFIG_FILE, checkpoint_types
 from codeweaver.server_persistence import (
     CHECKPOINTER_PATH,
     DurableSqliteSaver,
@@ -323,9 +323,10 @@ def test_langgraph_json_registers_every_schema_type() -> None:
     """Deployments read the checkpoint allow-list from langgraph.json: it must not drift."""
     project = json.loads((REPO / "langgraph.json").read_text(encoding="utf-8"))
     listed = project["checkpointer"]["serde"]["allowed_msgpack_modules"]
-    assert sorted(tuple(entry) for entry in listed) == schema_types()
-    assert ("codeweaver_schema.models", "Plan") in schema_types()
-    assert ("codeweaver_schema.models", "Answer") in schema_types()
+    assert sorted(tuple(entry) for entry in listed) == checkpoint_types()
+    assert set(schema_types()) < set(checkpoint_types())
+    assert ("codeweaver_schema.models", "Plan") in checkpoint_types()
+    assert ("codeweaver_cache.verifier", "PendingHit") in checkpoint_types()
 
 
 def test_the_served_graph_comes_from_the_server_graph_list(
