@@ -100,6 +100,9 @@ def start_server(
         "CODEWEAVER_HOME": str(home),
         "CODEWEAVER_CHAT_MODEL": "offline",
         "HF_HUB_OFFLINE": "1",
+        # Checkpoints revive only registered types (codeweaver.persistence.schema_serializer):
+        # what a later LangGraph will do by default, so threads are proven to load under it.
+        "LANGGRAPH_STRICT_MSGPACK": "true",
         **(extra_env or {}),
     }
     for key in (

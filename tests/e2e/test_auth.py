@@ -7,7 +7,9 @@ as one of them through `support.client(server, identity)`.
 
 from __future__ import annotations
 
+import re
 import secrets
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -42,14 +44,28 @@ def ask(text: str) -> dict[str, Any]:
     return {"messages": [{"role": "user", "content": text}]}
 
 
+def _says_what_to_do(detail: str) -> None:
+    """A 401 names both headers a token travels in and where a token comes from."""
+    assert "'Authorization: Bearer <token>'" in detail
+    assert "'X-Api-Key: <token>'" in detail
+    assert "`codeweaver token`" in detail
+    assert "CODEWEAVER_API_KEYS" in detail
+
+
 def test_requests_need_a_valid_token(tenants: Server) -> None:
     search = f"{tenants.url}/threads/search"
     missing = httpx.post(search, json={})
     assert missing.status_code == 401
-    assert "Authorization: Bearer" in missing.json()["detail"]
+    assert missing.json()["detail"].startswith("Missing token: ")
+    _says_what_to_do(missing.json()["detail"])
     wrong = httpx.post(search, json={}, headers={"Authorization": "Bearer not-a-key-0123456789"})
     assert wrong.status_code == 401
-    assert wrong.json()["detail"] == "Invalid token."
+    assert wrong.json()["detail"].startswith("Invalid token: ")
+    _says_what_to_do(wrong.json()["detail"])
+    assert "not-a-key-0123456789" not in wrong.text
+    wrong_key = httpx.post(search, json={}, headers={"X-Api-Key": "not-a-key-0123456789"})
+    assert wrong_key.status_code == 401
+    assert wrong_key.json() == wrong.json()
     # Another identity's token with a character changed is no token at all.
     altered = KEYS["alice"][:-1] + ("A" if KEYS["alice"][-1] != "A" else "B")
     near = httpx.post(search, json={}, headers={"Authorization": f"Bearer {altered}"})
@@ -61,6 +77,42 @@ def test_requests_need_a_valid_token(tenants: Server) -> None:
     assert httpx.post(search, json={}, headers=tenants.headers_of("alice")).status_code == 200
     # Health checks stay open: load balancers carry no token.
     assert httpx.get(f"{tenants.url}/ok").status_code == 200
+
+
+PUBLIC = ("/", "/ok", "/info", "/docs", "/openapi.json", "/metrics")
+"""What LangGraph Server answers without a token (docs/DEPLOYMENT.md lists the same)."""
+
+
+def test_only_the_documented_endpoints_are_public(tenants: Server) -> None:
+    for path in PUBLIC:
+        response = httpx.get(f"{tenants.url}{path}")
+        assert response.status_code == 200, (path, response.status_code)
+    assert "version" in httpx.get(f"{tenants.url}/info").json()
+    assert "# TYPE" in httpx.get(f"{tenants.url}/metrics").text
+    # Every other route the server documents refuses a request without a token, whatever
+    # the method: the public set above is all of it.
+    spec = httpx.get(f"{tenants.url}/openapi.json").json()
+    checked = 0
+    for template, operations in spec["paths"].items():
+        if template in PUBLIC:
+            continue
+        path = re.sub(r"\{[^}]+\}", str(uuid.uuid4()), template)
+        for method in operations:
+            if method not in ("get", "post", "put", "patch", "delete"):
+                continue
+            response = httpx.request(method.upper(), f"{tenants.url}{path}", json={})
+            assert response.status_code == 401, (method, template, response.status_code)
+            _says_what_to_do(response.json()["detail"])
+            checked += 1
+    assert checked > 50
+    for template in ("/threads/search", "/mcp/", "/assistants/search"):
+        assert template in spec["paths"]
+    # Not in the spec, so named here: Studio's own page and ReDoc are not served publicly.
+    for path in ("/redoc", "/studio"):
+        assert httpx.get(f"{tenants.url}{path}").status_code == 401, path
+    # GET /ui/... serves generative-UI bundles without a token (the server's choice);
+    # CodeWeaver ships none, so there is nothing to read there.
+    assert httpx.get(f"{tenants.url}/ui/codeweaver/entrypoint.js").status_code != 200
 
 
 async def test_threads_and_runs_are_invisible_to_other_tenants(tenants: Server) -> None:

@@ -91,3 +91,50 @@ async def test_thread_keeps_the_conversation_for_a_follow_up(client: LangGraphCl
     assert isinstance(follow, dict)
     assert follow["analysis"]["question_type"] == "clarification"
     assert len(follow["messages"]) == 4
+    assert follow["answer"]["citations"]
+
+
+async def test_threads_load_under_strict_msgpack(client: LangGraphClient, server: Server) -> None:
+    """The server runs with LANGGRAPH_STRICT_MSGPACK=true (tests.support.start_server): a
+    follow-up in the same thread loads the earlier Plan and Answer from the checkpoint, the
+    cache subgraphs run and hit, and no type is blocked or unregistered. (The search node
+    cache's serializer: packages/search/tests/test_node_cache_serde.py.)"""
+    thread = await client.threads.create()
+    thread_id = thread["thread_id"]
+    first = await client.runs.wait(
+        thread_id, "codeweaver", input={"messages": [{"role": "user", "content": QUESTION}]}
+    )
+    assert isinstance(first, dict)
+    assert first["answer"]["citations"]
+    # The same question in a second thread: a semantic-cache hit with the same citations.
+    again = await client.runs.wait(
+        (await client.threads.create())["thread_id"],
+        "codeweaver",
+        input={"messages": [{"role": "user", "content": QUESTION}]},
+    )
+    assert isinstance(again, dict)
+    assert again["answer"]["citations"] == first["answer"]["citations"]
+    follow = await client.runs.wait(
+        thread_id,
+        "codeweaver",
+        input={"messages": [{"role": "user", "content": "Can you show an example of that?"}]},
+    )
+    assert isinstance(follow, dict)
+    # The follow-up was answered from the first turn's answer, read back from the checkpoint.
+    assert follow["analysis"]["question_type"] == "clarification"
+    assert follow["answer"]["citations"]
+    history = await client.threads.get_history(thread_id, limit=100)
+    turns = [h["values"] for h in history if h["values"].get("answer")]
+    first_turn = [v for v in turns if v["answer"]["text"] == first["answer"]["text"]]
+    assert first_turn, "the first turn's Answer loads from the checkpoint"
+    assert first_turn[0]["plan"]["kind"] == "single_topic"
+    assert first_turn[0]["answer"]["citations"] == first["answer"]["citations"]
+    # The cache subgraphs ran cleanly: under strict msgpack they once failed on a clone of
+    # the server's checkpointer adapter (RecursionError), recorded as a model failure.
+    for turn in (first, again, follow):
+        failed = [e for e in turn["errors"] if e["node"].startswith("cache_")]
+        assert failed == [], failed
+    assert again["cache_decision"]["hit"] is True
+    log = server.log.read_text(errors="replace")
+    assert "Blocked deserialization" not in log
+    assert "unregistered type" not in log

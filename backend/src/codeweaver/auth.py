@@ -217,16 +217,30 @@ class KeyRing:
 key_ring = KeyRing()
 
 
-MISSING = (
-    "Missing token: send 'Authorization: Bearer <token>'. The local token is in "
-    "$CODEWEAVER_HOME/server-token (`codeweaver token` prints it); with CODEWEAVER_API_KEYS, "
-    "ask the operator for yours."
+WHERE_TOKENS_COME_FROM = (
+    "Send it as 'Authorization: Bearer <token>' or as 'X-Api-Key: <token>' (the header "
+    'agent-chat-ui and Studio send from their "LangSmith API Key" field). On a local server '
+    "(`codeweaver serve` or `langgraph dev` without CODEWEAVER_API_KEYS) the token is the output "
+    "of `codeweaver token` (it lives in $CODEWEAVER_HOME/server-token); a deployment accepts the "
+    "tokens its operator set in CODEWEAVER_API_KEYS or CODEWEAVER_API_KEYS_FILE, so ask the "
+    "operator for yours."
+)
+MISSING = "Missing token: this server answers only requests that carry a token. " + (
+    WHERE_TOKENS_COME_FROM
+)
+INVALID = "Invalid token: the token sent is not one this server accepts. " + (
+    WHERE_TOKENS_COME_FROM
 )
 
 
 @auth.authenticate
 async def authenticate(headers: dict[bytes, bytes]) -> Auth.types.MinimalUserDict:
-    """Map the request's token to its identity, or refuse it with 401."""
+    """Map the request's token to its identity, or refuse it with a 401 that says what to do.
+
+    The 401's detail names both headers a token may travel in and where a token comes from,
+    because a client such as agent-chat-ui otherwise shows nothing but a question that never
+    gets an answer. It never repeats the token that was sent.
+    """
     try:
         keys = await key_ring.keys()
     except (KeyConfigError, OSError) as exc:
@@ -238,7 +252,7 @@ async def authenticate(headers: dict[bytes, bytes]) -> Auth.types.MinimalUserDic
         raise Auth.exceptions.HTTPException(status_code=401, detail=MISSING)
     identity = identify(token, keys)
     if identity is None:
-        raise Auth.exceptions.HTTPException(status_code=401, detail="Invalid token.")
+        raise Auth.exceptions.HTTPException(status_code=401, detail=INVALID)
     return {"identity": identity, "display_name": identity, "is_authenticated": True}
 
 

@@ -8,18 +8,16 @@ owner.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-from pydantic import BaseModel
 
-import codeweaver_schema.models as schema_models
 from codeweaver_runtime import private_dir, private_file, tighten
+from codeweaver_schema.serde import RegisteredSerializer, schema_types
+from codeweaver_schema.serde import schema_serializer as _schema_serializer
 
 THREADS_FILE = "threads.sqlite"
 """The CLI's conversations (`codeweaver ask` and `chat`)."""
@@ -57,16 +55,22 @@ def secure_data_dir(data_dir: Path) -> Path:
     return data_dir
 
 
-def schema_serializer() -> JsonPlusSerializer:
-    """A serializer that revives exactly the schema's models from checkpoints, nothing else."""
-    allowed = [
-        (obj.__module__, obj.__name__)
-        for obj in vars(schema_models).values()
-        if inspect.isclass(obj)
-        and issubclass(obj, BaseModel)
-        and obj.__module__ == schema_models.__name__
-    ]
-    return JsonPlusSerializer(allowed_msgpack_modules=allowed)
+def checkpoint_types() -> list[tuple[str, str]]:
+    """(module, name) of every model that lands in a checkpoint of CodeWeaver's graphs.
+
+    The schema's models, and the cache lookup subgraph's pending hit (its own state).
+    `langgraph.json` lists the same, for a deployment's checkpointer.
+    """
+    from codeweaver_cache.verifier import PendingHit
+
+    return sorted([*schema_types(), (PendingHit.__module__, PendingHit.__name__)])
+
+
+def schema_serializer() -> RegisteredSerializer:
+    """The checkpoint serializer: every model in `checkpoint_types()` registered, nothing else."""
+    from codeweaver_cache.verifier import PendingHit
+
+    return _schema_serializer(extra=[PendingHit])
 
 
 POSTGRES_URI_ENV = "CODEWEAVER_POSTGRES_URI"

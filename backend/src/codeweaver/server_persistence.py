@@ -18,8 +18,8 @@ config `dev_server_config` derives from `langgraph.json`):
 
 The server reads a thread's state and history from the checkpointer, and the thread itself
 (metadata, status, values) and its runs from its own store, which `reconcile` corrects.
-Production is not concerned: `langgraph.json` names no checkpointer, so the image keeps the
-server's own on Postgres.
+Production is not concerned: `langgraph.json` names no checkpointer path (only the serde
+allow-list of the schema's types), so the image keeps the server's own on Postgres.
 """
 
 from __future__ import annotations
@@ -431,9 +431,12 @@ def dev_server_config(config: Path, data_dir: Path | None = None) -> Path:
         The path of the config to give `langgraph dev --config`.
     """
     raw = json.loads(config.read_text(encoding="utf-8"))
-    if "checkpointer" in raw:
+    named = raw.get("checkpointer") or {}
+    if "path" in named:
         return config
-    raw["checkpointer"] = {"path": CHECKPOINTER_PATH}
+    # `langgraph.json` may carry checkpointer settings without a path of its own (the serde
+    # allow-list that deployments read): they are kept, and the path is added.
+    raw["checkpointer"] = {**named, "path": CHECKPOINTER_PATH}
     source = raw.get("source")
     if isinstance(source, dict) and isinstance(source.get("root"), str):
         source["root"] = str((config.parent / source["root"]).resolve())

@@ -20,7 +20,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.pregel import Pregel
 from typing_extensions import TypedDict
 
-from codeweaver.persistence import DEV_CONFIG_FILE
+from codeweaver.persistence import DEV_CONFIG_FILE, checkpoint_types
 from codeweaver.server_persistence import (
     CHECKPOINTER_PATH,
     DurableSqliteSaver,
@@ -34,6 +34,7 @@ from codeweaver.server_persistence import (
     served_graph,
 )
 from codeweaver_runtime import is_private
+from codeweaver_schema.serde import schema_types
 from tests.support import REPO
 
 GRAPH_ID = "toy"
@@ -307,7 +308,7 @@ def test_the_server_config_is_langgraph_json_with_the_checkpointer(tmp_path: Pat
     assert written == home / DEV_CONFIG_FILE
     config = json.loads(written.read_text(encoding="utf-8"))
     project = json.loads((REPO / "langgraph.json").read_text(encoding="utf-8"))
-    assert config.pop("checkpointer") == {"path": CHECKPOINTER_PATH}
+    assert config.pop("checkpointer") == {**project.pop("checkpointer"), "path": CHECKPOINTER_PATH}
     assert config.pop("source") == {**project.pop("source"), "root": str(REPO)}
     assert config == project
     assert is_private(written)
@@ -316,6 +317,16 @@ def test_the_server_config_is_langgraph_json_with_the_checkpointer(tmp_path: Pat
     own = tmp_path / "own.json"
     own.write_text(json.dumps({**project, "checkpointer": {"path": "x.y"}}), encoding="utf-8")
     assert dev_server_config(own, home) == own
+
+
+def test_langgraph_json_registers_every_schema_type() -> None:
+    """Deployments read the checkpoint allow-list from langgraph.json: it must not drift."""
+    project = json.loads((REPO / "langgraph.json").read_text(encoding="utf-8"))
+    listed = project["checkpointer"]["serde"]["allowed_msgpack_modules"]
+    assert sorted(tuple(entry) for entry in listed) == checkpoint_types()
+    assert set(schema_types()) < set(checkpoint_types())
+    assert ("codeweaver_schema.models", "Plan") in checkpoint_types()
+    assert ("codeweaver_cache.verifier", "PendingHit") in checkpoint_types()
 
 
 def test_the_served_graph_comes_from_the_server_graph_list(

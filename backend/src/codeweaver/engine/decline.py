@@ -21,6 +21,7 @@ from codeweaver_schema import (
     ErrorRecord,
     SourceName,
 )
+from codeweaver_schema.render import escape_markdown
 
 _ROUND = re.compile(r"^round \d+: ")
 
@@ -124,7 +125,8 @@ def source_lines(
 
 
 def _draft(question: str, t: dict[str, str]) -> list[str]:
-    title = truncate(collapse_whitespace(question), 150)
+    # The question is shown back as text: markup or HTML in it must not render.
+    title = escape_markdown(truncate(collapse_whitespace(question), 150))
     return [
         f"  > **{t['title']}:** {title}",
         f"  > **{t['tried']}:** {t['tried_text']}",

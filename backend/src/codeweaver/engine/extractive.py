@@ -36,6 +36,7 @@ from codeweaver_runtime.text import (
     split_sentences,
 )
 from codeweaver_schema import Analysis, Answer, Citation, ErrorRecord, Evidence, LocalMeta
+from codeweaver_schema.render import escape_markdown
 from codeweaver_search import addresses_assistant
 
 RELEVANCE_FLOOR = 0.76
@@ -453,8 +454,9 @@ async def _compose_passage(draft: _Draft, item: int) -> list[str]:
 
 
 def _title(evidence: Evidence) -> str:
+    # Titles come from retrieved pages: `<script>` or `[x](javascript:...)` must read as text.
     title = re.sub(r"^Python \d+\.\d+ docs: ", "", evidence.title)
-    return "*" + re.sub(r"([*_`\[\]])", r"\\\1", title) + "*"
+    return "*" + escape_markdown(title) + "*"
 
 
 async def _compose_debugging(draft: _Draft, exception: str) -> list[str] | None:

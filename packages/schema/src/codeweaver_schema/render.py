@@ -30,16 +30,24 @@ def _locator(locator: str) -> str:
 
 
 def render_answer(answer: Answer) -> str:
-    """Markdown of an answer followed by its sources, one line per citation."""
+    """Markdown of an answer followed by its sources, a list with one item per citation.
+
+    The sources are a bullet list rather than lines joined by single newlines: CommonMark
+    joins such lines into one paragraph, so every standard client (agent-chat-ui, Studio,
+    any Markdown renderer) showed them as one run-on line. A bullet list rather than an
+    ordered one because citation numbers need not start at 1 or be contiguous, and an
+    ordered list would renumber them.
+    """
     parts = [answer.text.rstrip()]
     if answer.warning:
         parts.append(f"> ⚠️ {answer.warning}")
     if answer.citations:
-        lines = ["**Sources**"]
-        for c in answer.citations:
-            title = escape_markdown(c.title)
-            lines.append(f"[{c.n}] {title} ({SOURCE_LABELS[c.source]}): {_locator(c.locator)}")
-        parts.append("\n".join(lines))
+        items = [
+            f"- [{c.n}] {escape_markdown(c.title)} ({SOURCE_LABELS[c.source]}): "
+            f"{_locator(c.locator)}"
+            for c in answer.citations
+        ]
+        parts.append("**Sources**\n\n" + "\n".join(items))
     return "\n\n".join(parts)
 
 

@@ -18,6 +18,7 @@ from langgraph.types import CachePolicy, RetryPolicy, TimeoutPolicy
 
 from codeweaver_runtime import ChatModels, Embedder, add_node_with_fallback
 from codeweaver_schema import SourceName
+from codeweaver_schema.serde import schema_serializer
 from codeweaver_search.connect import route_after_judge, route_refined, route_sources
 from codeweaver_search.context import ALL_SOURCES, MAX_ROUNDS, SearchContext
 from codeweaver_search.nodes import (
@@ -113,7 +114,10 @@ def build_search_graph(
     builder.add_conditional_edges("judge", route_after_judge, ["refine", "summarise"])
     builder.add_conditional_edges("refine", route_refined, [*source_nodes, "summarise"])
     builder.add_edge("summarise", END)
-    graph = builder.compile(name="search", cache=InMemoryCache())
+    # The node cache serializes the sources' Evidence: with LangGraph's default serializer a
+    # strict-msgpack server (LANGGRAPH_STRICT_MSGPACK=true) blocked it on a hit, and the
+    # answer lost its citations. The schema's serializer registers the models.
+    graph = builder.compile(name="search", cache=InMemoryCache(serde=schema_serializer()))
     return graph.with_config(recursion_limit=RECURSION_LIMIT)
 
 
