@@ -16,6 +16,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 QUESTION = "How do I reverse a list in Python?"
 
 
+def ask(text: str) -> dict[str, Any]:
+    return {"messages": [{"role": "user", "content": text}]}
+
+
 @pytest.fixture
 async def client(server: Server) -> AsyncIterator[LangGraphClient]:
     async with support.client(server) as sdk:
@@ -42,7 +46,7 @@ async def test_question_streams_subgraph_nodes_and_lands_in_the_thread(
     async for part in client.runs.stream(
         thread["thread_id"],
         "codeweaver",
-        input={"messages": [{"role": "user", "content": QUESTION}]},
+        input=ask(QUESTION),
         stream_mode="updates",
         stream_subgraphs=True,
     ):
@@ -57,7 +61,8 @@ async def test_question_streams_subgraph_nodes_and_lands_in_the_thread(
     assert {"plan", "route", "analyze", "answer", "grade"} <= set(nodes)
 
     state = await client.threads.get_state(thread["thread_id"])
-    values: dict[str, Any] = state["values"]
+    values = state["values"]
+    assert isinstance(values, dict), values
     answer = values["answer"]
     assert answer["citations"], answer
     evidence_ids = {e["id"] for e in values["evidence"]}
@@ -79,14 +84,14 @@ async def test_thread_keeps_the_conversation_for_a_follow_up(client: LangGraphCl
     first = await client.runs.wait(
         thread["thread_id"],
         "codeweaver",
-        input={"messages": [{"role": "user", "content": QUESTION}]},
+        input=ask(QUESTION),
     )
     assert isinstance(first, dict)
     assert first["answer"]["citations"]
     follow = await client.runs.wait(
         thread["thread_id"],
         "codeweaver",
-        input={"messages": [{"role": "user", "content": "Can you show an example of that?"}]},
+        input=ask("Can you show an example of that?"),
     )
     assert isinstance(follow, dict)
     assert follow["analysis"]["question_type"] == "clarification"

@@ -46,7 +46,8 @@ def four_sources(latency_s: float = 0.0) -> dict[SourceName, FakeSource]:
 
 
 async def run(graph: Any, context: SearchContext, **state: Any) -> dict[str, Any]:
-    return await graph.ainvoke(state or {"question": QUESTION}, context=context)
+    out: dict[str, Any] = await graph.ainvoke(state or {"question": QUESTION}, context=context)
+    return out
 
 
 async def test_sources_run_concurrently(embedder: HashEmbedder) -> None:
