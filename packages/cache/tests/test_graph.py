@@ -190,3 +190,12 @@ def test_module_graphs_compile_without_checkpointer() -> None:
     assert lookup_graph.name == "cache_lookup"
     assert store_graph.name == "cache_store"
     assert HitRule().min_similarity > 0
+
+
+async def test_without_a_context_the_graphs_use_the_defaults(cache: SemanticCache) -> None:
+    stored = await build_cache_store_graph(cache=cache).ainvoke(turn())
+    assert stored["cache_stored"] is True, stored
+    state = turn()
+    del state["answer"]
+    out = await build_cache_lookup_graph(cache=cache).ainvoke(state)
+    assert out["cache_decision"].hit, out["cache_decision"].reason
