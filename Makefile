@@ -24,7 +24,7 @@ format: ## Format and fix what ruff can
 	uv run ruff format .
 	uv run ruff check --fix .
 
-typecheck: ## mypy --strict over every package
+typecheck: ## mypy --strict over every package and the tests, scripts and benchmarks
 	uv run mypy
 
 docs: ## Regenerate the architecture diagrams from the compiled graphs

@@ -1,11 +1,11 @@
-"""Retrieval evaluation of the local corpus on the Python FAQ, with ingestion and seeding times.
+"""Retrieval evaluation of the local corpus on the Python FAQ, with ingestion times.
 
 Prints one JSON object: the issue-3 figures (n, recall@1/5/10, MRR) over the full docs folder,
 ingestion time of the full folder and of half of it (every second file) to show how it grows,
-the time of a repeated run over the unchanged folder, and the first-run seeding time from
-`pydoc_data`. Qdrant runs embedded, in a temporary folder unless --qdrant names one.
+and the time of a repeated run over the unchanged folder. Qdrant runs embedded, in a temporary
+folder unless --qdrant names one.
 
-    uv run python benchmarks/retrieval_eval.py [--qdrant DIR] [--skip-half] [--skip-seed]
+    uv run python benchmarks/retrieval_eval.py [--qdrant DIR] [--skip-half]
 """
 
 from __future__ import annotations
@@ -37,14 +37,6 @@ async def run(args: argparse.Namespace, qdrant_dir: Path) -> dict[str, object]:
     await asyncio.to_thread(embedder.embed_sync, ["load the model before timing anything"])
     figures: dict[str, object] = {"model_load_seconds": round(time.perf_counter() - started, 2)}
     try:
-        if not args.skip_seed:
-            seeded = DocumentCorpus(client, embedder, collection="bench_seed")
-            started = time.perf_counter()
-            chunks = await seeded.ensure_seeded()
-            figures["seeding"] = {
-                "chunks": chunks,
-                "seconds": round(time.perf_counter() - started, 2),
-            }
         if not args.skip_half:
             paths = eval_document_paths(args.docs)[::2]
             half = DocumentCorpus(client, embedder, collection="bench_half")
@@ -80,7 +72,6 @@ def main() -> None:
     parser.add_argument("--qdrant", type=Path, help="embedded Qdrant folder (default: temporary)")
     parser.add_argument("--model", default=DEFAULT_EMBEDDING_MODEL)
     parser.add_argument("--skip-half", action="store_true", help="do not time half the folder")
-    parser.add_argument("--skip-seed", action="store_true", help="do not time seeding")
     parser.add_argument(
         "--questions-detail", action="store_true", help="include per-question results"
     )

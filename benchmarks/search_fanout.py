@@ -37,8 +37,7 @@ class ConstantEmbedder:
     dimension = 8
 
     def embed_sync(self, texts: Sequence[str]) -> NDArray[np.float32]:
-        vectors = np.ones((len(texts), self.dimension), dtype=np.float32)
-        return vectors / np.sqrt(self.dimension)
+        return np.full((len(texts), self.dimension), self.dimension**-0.5, dtype=np.float32)
 
     async def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
         return self.embed_sync(texts)

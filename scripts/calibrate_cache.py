@@ -28,7 +28,7 @@ import hashlib
 import json
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -126,7 +126,7 @@ def main() -> None:
     candidates = [_candidate(str(q), keys[q]) for q in qids]
     rule = HitRule(top_k=args.top_k)
 
-    def lookups(row_ids: Sequence[int], allowed: NDArray[np.bool_]) -> list[Lookup]:
+    def lookups(row_ids: Iterable[int], allowed: NDArray[np.bool_]) -> list[Lookup]:
         """Both parts of the protocol for these rows, searching only the allowed entries."""
         out = []
         for i in row_ids:
@@ -370,7 +370,7 @@ def _embed(embedder: Embedder, texts: list[str], folder: Path | None) -> Matrix:
     digest = hashlib.sha256("\n".join([embedder.model_id, *texts]).encode()).hexdigest()[:16]
     path = folder / f"embeddings-{digest}.npy" if folder is not None else None
     if path is not None and path.exists():
-        return np.load(path).astype(np.float64)
+        return np.asarray(np.load(path), dtype=np.float64)
     vectors = np.asarray(embedder.embed_sync(texts), dtype=np.float64)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)

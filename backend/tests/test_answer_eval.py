@@ -70,7 +70,7 @@ def test_rows_need_nuggets_when_in_scope(tmp_path: Path) -> None:
         read_rows(path, in_scope=True)
 
 
-def test_the_command_runs_the_real_graph(tmp_path: Path, monkeypatch) -> None:
+def test_the_command_runs_the_real_graph(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CODEWEAVER_HOME", str(tmp_path / "home"))
     questions = tmp_path / "q.jsonl"
     questions.write_text(

@@ -6,12 +6,13 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import typer
 from blockbuster import blockbuster_ctx
 from langchain_core.messages import HumanMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph_sdk import Auth
@@ -34,9 +35,10 @@ from codeweaver.auth import (
 )
 from codeweaver.cli import _auth_summary, app
 from codeweaver.context import Context
-from codeweaver.feedback import build_feedback_graph
+from codeweaver.feedback import FeedbackInput, build_feedback_graph
 from codeweaver_cache import (
     CacheContext,
+    CacheState,
     SemanticCache,
     build_cache_lookup_graph,
     build_cache_store_graph,
@@ -226,45 +228,60 @@ def ctx(resource: Any, action: Any, identity: str = "alice") -> Auth.types.AuthC
 
 
 async def test_creating_stamps_the_caller_as_owner_whatever_was_asked() -> None:
-    value: dict[str, Any] = {"metadata": {"owner": "bob", "topic": "x"}}
-    assert await server_auth.on_threads(ctx("threads", "create"), value) == {"owner": "alice"}
+    # Handlers are called as the server calls them: keyword arguments, its payload types.
+    value: Auth.types.ThreadsCreate = {"metadata": {"owner": "bob", "topic": "x"}}
+    created = await server_auth.on_threads(ctx=ctx("threads", "create"), value=value)
+    assert created == {"owner": "alice"}
     assert value["metadata"] == {"owner": "alice", "topic": "x"}
-    bare: dict[str, Any] = {"thread_id": None}
-    await server_auth.on_threads(ctx("threads", "create_run"), bare)
+    bare: Auth.types.RunsCreate = {"thread_id": None}
+    # The SDK leaves `RunsCreate` out of the threads handler's type; the server passes it.
+    await server_auth.on_threads(
+        ctx=ctx("threads", "create_run"), value=cast(Auth.types.ThreadsCreate, bare)
+    )
     assert bare["metadata"] == {"owner": "alice"}
+    # The SDK's `CronsCreate` has no `metadata`, yet the server's payload carries it.
     cron: dict[str, Any] = {"metadata": None}
-    await server_auth.on_crons(ctx("crons", "create"), cron)
+    await server_auth.on_crons(ctx=ctx("crons", "create"), value=cast(Auth.types.CronsCreate, cron))
     assert cron["metadata"] == {"owner": "alice"}
 
 
 @pytest.mark.parametrize("action", ["read", "search", "delete", "update"])
 async def test_every_other_thread_action_sees_only_the_callers_own(action: str) -> None:
-    filters = await server_auth.on_threads(ctx("threads", action), {"metadata": {"a": 1}})
+    filters = await server_auth.on_threads(ctx=ctx("threads", action), value={"metadata": {"a": 1}})
     assert filters == {"owner": "alice"}
 
 
-async def test_the_owner_never_changes() -> None:
-    for handler, resource in (
-        (server_auth.on_threads, "threads"),
-        (server_auth.on_assistants, "assistants"),
-        (server_auth.on_crons, "crons"),
-    ):
-        with pytest.raises(Auth.exceptions.HTTPException) as refused:
-            await handler(ctx(resource, "update"), {"metadata": {"owner": "bob"}})
-        assert refused.value.status_code == 403
-        same = await handler(ctx(resource, "update"), {"metadata": {"owner": "alice"}})
-        assert same == {"owner": "alice"}
+async def _update(resource: str, owner: str) -> Any:
+    """Alice updates one of her resources, asking for `owner` in its metadata."""
+    context = ctx(resource, "update")
+    metadata = {"owner": owner}
+    if resource == "threads":
+        return await server_auth.on_threads(ctx=context, value={"metadata": metadata})
+    if resource == "crons":
+        # The SDK's `CronsUpdate` has no `metadata`, yet the server's payload carries it.
+        payload: dict[str, Any] = {"metadata": metadata}
+        return await server_auth.on_crons(ctx=context, value=cast(Auth.types.CronsUpdate, payload))
+    return await server_auth.on_assistants(ctx=context, value={"metadata": metadata})
+
+
+@pytest.mark.parametrize("resource", ["threads", "assistants", "crons"])
+async def test_the_owner_never_changes(resource: str) -> None:
+    with pytest.raises(Auth.exceptions.HTTPException) as refused:
+        await _update(resource, "bob")
+    assert refused.value.status_code == 403
+    assert await _update(resource, "alice") == {"owner": "alice"}
 
 
 async def test_system_assistants_are_shared_for_reading_only() -> None:
     for action in ("read", "search"):
-        filters: Any = await server_auth.on_assistants(ctx("assistants", action), {})
+        filters: Any = await server_auth.on_assistants(ctx=ctx("assistants", action), value={})
         assert filters == {"$or": [{"owner": "alice"}, {"created_by": "system"}]}
     for action in ("update", "delete"):
-        assert await server_auth.on_assistants(ctx("assistants", action), {}) == {"owner": "alice"}
+        own = await server_auth.on_assistants(ctx=ctx("assistants", action), value={})
+        assert own == {"owner": "alice"}
     with pytest.raises(Auth.exceptions.HTTPException) as refused:
         await server_auth.on_assistants(
-            ctx("assistants", "create"), {"metadata": {"created_by": "system"}}
+            ctx=ctx("assistants", "create"), value={"metadata": {"created_by": "system"}}
         )
     assert refused.value.status_code == 403
 
@@ -287,7 +304,7 @@ async def test_unknown_resources_are_refused() -> None:
 # --- the run's tenant ------------------------------------------------------------------------
 
 
-def server_config(user: str | None, thread: str = "t") -> Any:
+def server_config(user: str | None, thread: str = "t") -> RunnableConfig:
     """A run config as LangGraph Server passes it, with the authenticated user when given."""
     configurable: dict[str, Any] = {"thread_id": thread}
     if user is not None:
@@ -368,7 +385,7 @@ async def test_the_cache_graphs_scope_entries_by_the_caller_not_the_context(
         ],
         grounded=True,
     )
-    turn: dict[str, Any] = {
+    turn: CacheState = {
         "messages": [HumanMessage(question)],
         "question": question,
         "analysis": analysis,
@@ -386,7 +403,8 @@ async def test_the_cache_graphs_scope_entries_by_the_caller_not_the_context(
     # A "wrong answer" report from bob, even naming alice's entry, never evicts it.
     entry_id = as_alice["cache_decision"].entry_id
     feedback = build_feedback_graph(cache=cache)
-    for target in ({"entry_id": entry_id}, {"question": question}):
+    targets: list[FeedbackInput] = [{"entry_id": entry_id}, {"question": question}]
+    for target in targets:
         report = await feedback.ainvoke(target, server_config("bob", "f"), context=context)
         assert report["feedback_evicted"] == 0, target
     again = await lookup.ainvoke(turn, server_config("alice", "a2"), context=context)

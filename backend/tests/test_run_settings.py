@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from langgraph_sdk import Auth
 
 from codeweaver.auth import check_run_settings
-from codeweaver.context import MAX_REGENERATIONS, Context
+from codeweaver.context import MAX_REGENERATIONS, Context, run_deadline
+from codeweaver.workflows.orchestration.nodes.answering import out_of_time
 from codeweaver_runtime import ContextError
 from codeweaver_search import MAX_ROUNDS
 
@@ -129,3 +130,11 @@ def test_the_operators_own_model_address_and_plain_names_pass(
         check_run_settings({"context": {"answer_model": "ollama:llama3"}})
     assert unknown.value.status_code == 422
     assert "provider" in str(unknown.value.detail)
+
+
+def test_the_run_budget_is_counted_on_the_clock_given() -> None:
+    assert run_deadline(Context(run_budget_s=30), clock=lambda: 1_000.0) == 1_030.0
+    assert run_deadline(Context(run_budget_s=0), clock=lambda: 1_000.0) is None
+    assert not out_of_time({"run_deadline": 1_030.0}, clock=lambda: 1_029.9)
+    assert out_of_time({"run_deadline": 1_030.0}, clock=lambda: 1_030.0)
+    assert not out_of_time({"run_deadline": None}, clock=lambda: 10.0**12)

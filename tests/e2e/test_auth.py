@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 import secrets
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -38,6 +39,13 @@ def tenants(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield running
     finally:
         stop_server(proc)
+
+
+def metadata(record: Mapping[str, object]) -> dict[str, Any]:
+    """A thread's or assistant's metadata: the SDK allows none, but the server always stamps one."""
+    found = record["metadata"]
+    assert isinstance(found, dict), record
+    return found
 
 
 def ask(text: str) -> dict[str, Any]:
@@ -119,7 +127,7 @@ async def test_threads_and_runs_are_invisible_to_other_tenants(tenants: Server) 
     async with support.client(tenants, "alice") as alice, support.client(tenants, "bob") as bob:
         thread = await alice.threads.create(metadata={"topic": "private"})
         thread_id = thread["thread_id"]
-        assert thread["metadata"]["owner"] == "alice"
+        assert metadata(thread)["owner"] == "alice"
         run = await alice.runs.create(thread_id, "cache_feedback", input={})
         await alice.runs.join(thread_id, run["run_id"])
 
@@ -144,14 +152,14 @@ async def test_threads_and_runs_are_invisible_to_other_tenants(tenants: Server) 
 
         # Alice still has it all, untouched.
         kept = await alice.threads.get(thread_id)
-        assert kept["metadata"]["topic"] == "private"
-        assert kept["metadata"]["owner"] == "alice"
+        assert metadata(kept)["topic"] == "private"
+        assert metadata(kept)["owner"] == "alice"
         assert [r["run_id"] for r in await alice.runs.list(thread_id)] == [run["run_id"]]
         assert thread_id in {t["thread_id"] for t in await alice.threads.search(limit=100)}
 
         # Claiming someone else as owner neither hands them the thread nor hides it from bob.
         planted = await bob.threads.create(metadata={"owner": "alice"})
-        assert planted["metadata"]["owner"] == "bob"
+        assert metadata(planted)["owner"] == "bob"
         assert planted["thread_id"] not in {
             t["thread_id"] for t in await alice.threads.search(limit=100)
         }
@@ -165,7 +173,7 @@ async def test_assistants_are_private_and_the_system_ones_shared(tenants: Server
             "cache_feedback", name="alice-feedback", metadata={"team": "a"}
         )
         assistant_id = mine["assistant_id"]
-        assert mine["metadata"]["owner"] == "alice"
+        assert metadata(mine)["owner"] == "alice"
         with pytest.raises(NotFoundError):
             await bob.assistants.get(assistant_id)
         with pytest.raises(NotFoundError):
@@ -183,7 +191,7 @@ async def test_assistants_are_private_and_the_system_ones_shared(tenants: Server
             graphs = {a["graph_id"] for a in await client.assistants.search(limit=50)}
             assert graphs >= SYSTEM_GRAPHS
         system = (await bob.assistants.search(graph_id="cache_feedback", limit=10))[0]
-        assert system["metadata"].get("created_by") == "system"
+        assert metadata(system).get("created_by") == "system"
         result = await bob.runs.wait(None, system["assistant_id"], input={})
         assert isinstance(result, dict)
         assert "Nothing to report" in result["feedback_message"]
@@ -285,7 +293,7 @@ async def test_each_user_gets_their_own_example_assistants(tenants: Server) -> N
     ],
 )
 def test_operator_settings_from_a_client_are_refused(
-    tenants: Server, tmp_path, setting: str, value: str
+    tenants: Server, tmp_path: Path, setting: str, value: str
 ) -> None:
     """A client naming a folder, an address or a model file gets 403, and nothing is touched."""
     if setting == "qdrant_path":

@@ -51,9 +51,11 @@ async def read_thread(sdk: LangGraphClient, thread_id: str) -> Seen:
         if exc.response.status_code != 404:
             raise
         return Seen()  # the crash lost the thread itself
+    values = (await sdk.threads.get_state(thread_id))["values"]
+    assert isinstance(values, dict), values
     return Seen(
         record=record,
-        values=(await sdk.threads.get_state(thread_id))["values"],
+        values=values,
         history=len(await sdk.threads.get_history(thread_id, limit=1000)),
         runs=[run["status"] for run in await sdk.runs.list(thread_id)],
     )

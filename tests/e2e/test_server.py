@@ -16,6 +16,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 QUESTION = "How do I reverse a list in Python?"
 
 
+def ask(text: str) -> dict[str, Any]:
+    return {"messages": [{"role": "user", "content": text}]}
+
+
 @pytest.fixture
 async def client(server: Server) -> AsyncIterator[LangGraphClient]:
     async with support.client(server) as sdk:
@@ -42,7 +46,7 @@ async def test_question_streams_subgraph_nodes_and_lands_in_the_thread(
     async for part in client.runs.stream(
         thread["thread_id"],
         "codeweaver",
-        input={"messages": [{"role": "user", "content": QUESTION}]},
+        input=ask(QUESTION),
         stream_mode="updates",
         stream_subgraphs=True,
     ):
@@ -57,7 +61,8 @@ async def test_question_streams_subgraph_nodes_and_lands_in_the_thread(
     assert {"plan", "route", "analyze", "answer", "grade"} <= set(nodes)
 
     state = await client.threads.get_state(thread["thread_id"])
-    values: dict[str, Any] = state["values"]
+    values = state["values"]
+    assert isinstance(values, dict), values
     answer = values["answer"]
     assert answer["citations"], answer
     evidence_ids = {e["id"] for e in values["evidence"]}
@@ -79,19 +84,24 @@ async def test_thread_keeps_the_conversation_for_a_follow_up(client: LangGraphCl
     first = await client.runs.wait(
         thread["thread_id"],
         "codeweaver",
-        input={"messages": [{"role": "user", "content": QUESTION}]},
+        input=ask(QUESTION),
     )
     assert isinstance(first, dict)
     assert first["answer"]["citations"]
     follow = await client.runs.wait(
         thread["thread_id"],
         "codeweaver",
-        input={"messages": [{"role": "user", "content": "Can you show an example of that?"}]},
+        input=ask("Can you show an example of that?"),
     )
     assert isinstance(follow, dict)
     assert follow["analysis"]["question_type"] == "clarification"
     assert len(follow["messages"]) == 4
     assert follow["answer"]["citations"]
+
+
+def _user(text: str) -> Any:
+    """A run's input with one user message (JSON, as any client sends it)."""
+    return {"messages": [{"role": "user", "content": text}]}
 
 
 async def test_threads_load_under_strict_msgpack(client: LangGraphClient, server: Server) -> None:
@@ -101,30 +111,29 @@ async def test_threads_load_under_strict_msgpack(client: LangGraphClient, server
     cache's serializer: packages/search/tests/test_node_cache_serde.py.)"""
     thread = await client.threads.create()
     thread_id = thread["thread_id"]
-    first = await client.runs.wait(
-        thread_id, "codeweaver", input={"messages": [{"role": "user", "content": QUESTION}]}
-    )
+    first = await client.runs.wait(thread_id, "codeweaver", input=_user(QUESTION))
     assert isinstance(first, dict)
     assert first["answer"]["citations"]
     # The same question in a second thread: a semantic-cache hit with the same citations.
     again = await client.runs.wait(
         (await client.threads.create())["thread_id"],
         "codeweaver",
-        input={"messages": [{"role": "user", "content": QUESTION}]},
+        input=_user(QUESTION),
     )
     assert isinstance(again, dict)
     assert again["answer"]["citations"] == first["answer"]["citations"]
     follow = await client.runs.wait(
         thread_id,
         "codeweaver",
-        input={"messages": [{"role": "user", "content": "Can you show an example of that?"}]},
+        input=_user("Can you show an example of that?"),
     )
     assert isinstance(follow, dict)
     # The follow-up was answered from the first turn's answer, read back from the checkpoint.
     assert follow["analysis"]["question_type"] == "clarification"
     assert follow["answer"]["citations"]
     history = await client.threads.get_history(thread_id, limit=100)
-    turns = [h["values"] for h in history if h["values"].get("answer")]
+    states: list[Any] = [h["values"] for h in history]
+    turns = [v for v in states if v.get("answer")]
     first_turn = [v for v in turns if v["answer"]["text"] == first["answer"]["text"]]
     assert first_turn, "the first turn's Answer loads from the checkpoint"
     assert first_turn[0]["plan"]["kind"] == "single_topic"

@@ -171,7 +171,7 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     survived = sum(o.status in ("answered", "degraded") for o in _SUMMARY.outcomes)
     write(
         f"{len(_SUMMARY.outcomes)} fault combinations run, {survived} survived with every check "
-        "passing (answer or degraded message, errors of the right kind, warning, time bound)"
+        "passing (answer or degraded message, errors of the right kind, warning)"
     )
     write("outcomes: " + ", ".join(f"{k}={v}" for k, v in sorted(by_status.items())))
     slowest = max(_SUMMARY.outcomes, key=lambda o: o.seconds)

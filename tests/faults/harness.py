@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import socket
 import uuid
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from langchain_core.messages import BaseMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
 
 from codeweaver.context import Context
@@ -14,12 +16,13 @@ from codeweaver.persistence import schema_serializer
 from codeweaver.workflows.orchestration.graph import build_main_graph
 from codeweaver_cache import SemanticCache
 from codeweaver_runtime import Embedder, StaticChatModels, open_qdrant
-from codeweaver_schema import ErrorRecord
+from codeweaver_schema import ErrorRecord, SourceName
+from codeweaver_search import Source
 from codeweaver_search.sources import GitHubCodeSource, StackOverflowSource, TavilyDocsSource
 
 from .conftest import PREFIX
 
-WEB = ("stackoverflow", "github", "docs")
+WEB: tuple[SourceName, ...] = ("stackoverflow", "github", "docs")
 SOURCE_TIMEOUT_S = 1.0
 """Short enough to keep the matrix quick, long enough for a healthy local reply on two busy cores
 (0.4 s was not: CI saw healthy-but-huge replies reported as timeouts)."""
@@ -38,7 +41,7 @@ def closed_port_url() -> str:
     return f"http://127.0.0.1:{port}"
 
 
-def web_sources(base: str, refused: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
+def web_sources(base: str, refused: Collection[SourceName] = ()) -> dict[SourceName, Source]:
     """The real Stack Overflow, GitHub and Tavily sources, each at its replay prefix."""
     dead = closed_port_url()
 
@@ -60,7 +63,7 @@ def web_sources(base: str, refused: frozenset[str] | set[str] = frozenset()) -> 
 
 def build(
     *,
-    sources: dict[str, Any],
+    sources: Mapping[SourceName, Source],
     embedder: Embedder,
     models: Any = None,
     qdrant: Any = None,
@@ -97,9 +100,9 @@ def context(**overrides: Any) -> Context:
 
 async def run(
     graph: Any, ctx: Context, messages: list[BaseMessage], thread: str | None = None
-) -> tuple[dict[str, Any], dict[str, Any]]:
+) -> tuple[dict[str, Any], RunnableConfig]:
     """Run one turn; return the final state's values and the config used."""
-    config: Any = {"configurable": {"thread_id": thread or uuid.uuid4().hex}}
+    config: RunnableConfig = {"configurable": {"thread_id": thread or uuid.uuid4().hex}}
     await graph.ainvoke({"messages": messages}, config, context=ctx)
     return (await graph.aget_state(config)).values, config
 

@@ -4,7 +4,8 @@ The three web sources are the real `StackOverflowSource`, `GitHubCodeSource` and
 `TavilyDocsSource`, talking HTTP to a local replay server that misbehaves on demand (or to a
 closed port). The chat model, the embedder and Qdrant are fakes that fail in the ways real ones
 do. Every run must end with an answer, the failures recorded in `errors` with the right kind,
-the answer marked degraded with a warning naming what failed, nothing raised, in bounded time.
+the answer marked degraded with a warning naming what failed, nothing raised, and every stalled
+dependency given up by its own timeout (a `timeout` error against it) rather than waited for.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from codeweaver_schema import SOURCE_LABELS
+from codeweaver_runtime.testing import HashEmbedder
+from codeweaver_schema import SOURCE_LABELS, SourceName
 
 from .conftest import (
     GITHUB,
@@ -25,12 +27,11 @@ from .conftest import (
     TAVILY,
     BrokenQdrant,
     FailingEmbedder,
-    HashEmbedder,
     Outcome,
     Summary,
     faulty_model,
 )
-from .harness import all_errors, build, context, run, web_sources
+from .harness import WEB, all_errors, build, context, run, web_sources
 
 QUESTION = "Why is processing a sorted array faster than processing an unsorted array?"
 FOLLOW_UP = "How do I sort a dictionary by value in Python?"
@@ -42,8 +43,9 @@ TWO_QUESTIONS = (
     "Why is processing a sorted array faster than an unsorted array?\n"
     "How do I search code on GitHub for a function name?"
 )
-RUN_BOUND_S = 12.0
-"""No run may take longer than this, whatever fails (timeouts are set well below it)."""
+HANG_GUARD_S = 24.0
+"""A run still going after this has hung; how fast a run is is not checked here (a busy machine
+is slow), only that each stalled dependency was given up by its own timeout."""
 
 SLOW_REPLY_S = 3.0
 """How long a 'timing out' web source takes to reply; the harness allows SOURCE_TIMEOUT_S."""
@@ -103,7 +105,7 @@ def fault_reply(source: str, fault: str) -> Any:
 @dataclass(frozen=True)
 class Case:
     id: str
-    web: tuple[tuple[str, str], ...] = ()
+    web: tuple[tuple[SourceName, str], ...] = ()
     model: str | None = None
     embedder: bool = False
     qdrant: str | None = None
@@ -119,9 +121,7 @@ class Case:
 
 WEB_FAULTS = ("timeout", "refused", "429", "500", "malformed", "huge")
 SINGLE_WEB = [
-    Case(f"{source}-{fault}", web=((source, fault),))
-    for source in ("stackoverflow", "github", "docs")
-    for fault in WEB_FAULTS
+    Case(f"{source}-{fault}", web=((source, fault),)) for source in WEB for fault in WEB_FAULTS
 ]
 OTHER_SINGLE = [
     Case("stackoverflow-backoff-in-body", web=(("stackoverflow", "backoff"),)),
@@ -135,18 +135,17 @@ OTHER_SINGLE = [
     Case("qdrant-down", qdrant="down"),
     Case("qdrant-slow", qdrant="slow"),
 ]
-EVERY_WEB = ("stackoverflow", "github", "docs")
 COMBINED = [
-    Case("all-web-time-out", web=tuple((s, "timeout") for s in EVERY_WEB)),
-    Case("all-web-refused", web=tuple((s, "refused") for s in EVERY_WEB)),
-    Case("all-web-huge", web=tuple((s, "huge") for s in EVERY_WEB)),
+    Case("all-web-time-out", web=tuple((s, "timeout") for s in WEB)),
+    Case("all-web-refused", web=tuple((s, "refused") for s in WEB)),
+    Case("all-web-huge", web=tuple((s, "huge") for s in WEB)),
     Case(
         "so-429+gh-500+docs-malformed",
         web=(("stackoverflow", "429"), ("github", "500"), ("docs", "malformed")),
     ),
     Case(
         "all-web-500+model-raises",
-        web=tuple((s, "500") for s in EVERY_WEB),
+        web=tuple((s, "500") for s in WEB),
         model="raise",
         model_called=False,
     ),
@@ -179,7 +178,7 @@ COMBINED = [
     ),
     Case(
         "two-questions+all-web-timeout+qdrant-slow",
-        web=tuple((s, "timeout") for s in EVERY_WEB),
+        web=tuple((s, "timeout") for s in WEB),
         qdrant="slow",
         text=TWO_QUESTIONS,
     ),
@@ -231,17 +230,17 @@ async def test_fault_combination(
     fault_summary.add(outcome)
     try:
         values, _ = await asyncio.wait_for(
-            run(graph, context(), messages_for(case)), timeout=RUN_BOUND_S * 2
+            run(graph, context(), messages_for(case)), timeout=HANG_GUARD_S
         )
     except TimeoutError:
         outcome.status = "hung"
         outcome.seconds = time.perf_counter() - started
-        pytest.fail(f"run did not end within {RUN_BOUND_S * 2:g} s")
+        pytest.fail(f"run did not end within {HANG_GUARD_S:g} s")
     except Exception as exc:
         outcome.seconds = time.perf_counter() - started
         outcome.errors = [f"{type(exc).__name__}: {exc}"[:200]]
         pytest.fail(f"the run raised to the caller: {type(exc).__name__}: {exc}")
-    outcome.seconds = elapsed = time.perf_counter() - started
+    outcome.seconds = time.perf_counter() - started
     errors = all_errors(values)
     answer = values.get("answer")
     outcome.errors = [f"{e.source or e.node}:{e.kind}" for e in errors]
@@ -251,7 +250,6 @@ async def test_fault_combination(
     # An answer or a clear degraded message, always.
     assert answer is not None, "no answer in the final state"
     assert answer.text.strip()
-    assert elapsed < RUN_BOUND_S, f"run took {elapsed:.1f} s"
 
     # Every injected web fault is recorded against its source with the right kind.
     for source, fault in case.web:

@@ -13,11 +13,13 @@ from typing import Any
 
 import pytest
 from langchain_core.messages import HumanMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
 
 from codeweaver.persistence import schema_serializer
+from codeweaver_runtime.testing import HashEmbedder
 
-from .conftest import ANSWER_TEXT, HashEmbedder, healthy_responder
+from .conftest import ANSWER_TEXT, healthy_responder
 from .harness import all_errors, build, context, run, web_sources
 
 SECRETS = {
@@ -98,7 +100,7 @@ def secret_env(replay: Any, monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def secret_run(
     replay: Any, failing: bool
-) -> tuple[dict[str, Any], InMemorySaver, dict[str, Any]]:
+) -> tuple[dict[str, Any], InMemorySaver, RunnableConfig]:
     from packages.search.tests.replay import Reply
 
     if failing:

@@ -7,6 +7,7 @@ object; Studio shows all fields, with their descriptions, as the assistant's con
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from langgraph.runtime import Runtime
@@ -76,6 +77,15 @@ def max_regenerations(context: Context) -> int:
     return max(0, min(context.answer_max_regenerations, MAX_REGENERATIONS))
 
 
-def run_deadline(context: Context) -> float | None:
-    """Wall-clock time (epoch seconds) at which a run starting now is out of budget."""
-    return time.time() + context.run_budget_s if context.run_budget_s > 0 else None
+Clock = Callable[[], float]
+"""Epoch seconds. Deadlines are absolute so that they keep their meaning across a checkpoint."""
+
+
+def wall_clock() -> float:
+    """The clock every run deadline is set and checked by, unless a test passes its own."""
+    return time.time()
+
+
+def run_deadline(context: Context, clock: Clock = wall_clock) -> float | None:
+    """The time on `clock` at which a run starting now is out of budget; None without a budget."""
+    return clock() + context.run_budget_s if context.run_budget_s > 0 else None

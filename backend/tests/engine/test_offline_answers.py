@@ -12,7 +12,7 @@ from codeweaver_corpus.pydocs import PACKAGED_INDEX
 from codeweaver_corpus.pydocs.index import DocHit, DocsIndex, read_index
 from codeweaver_corpus.pydocs.reference import evidence_of
 from codeweaver_runtime import Embedder
-from codeweaver_schema import Analysis, ErrorRecord, Evidence
+from codeweaver_schema import Analysis, ErrorRecord, Evidence, Intent
 
 
 @pytest.fixture(scope="module")
@@ -25,12 +25,12 @@ def unit(index: DocsIndex, name: str, score: float, task: str | None = None) -> 
     return evidence_of(DocHit(index.unit(i), i, score, task))
 
 
-def analysis(question: str, intent: str = "learning", language: str = "en") -> Analysis:
+def analysis(question: str, intent: Intent = "learning", language: str = "en") -> Analysis:
     return Analysis(
         question_type="independent",
         should_cache=True,
         standalone_question=question,
-        intent=intent,  # type: ignore[arg-type]
+        intent=intent,
         language=language,
     )
 

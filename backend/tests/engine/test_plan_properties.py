@@ -11,7 +11,7 @@ from codeweaver.workflows.orchestration.nodes.routing import decide
 ROUTES = {"single", "multi", "too_many", "empty"}
 
 texty = st.text(
-    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=2_000
+    alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=2_000
 ) | st.lists(
     st.sampled_from(["?", "\n", "1. ", "- ", ";", " and also ", "```", "How ", "리스트 ", "x"]),
     max_size=60,

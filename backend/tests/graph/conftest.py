@@ -52,6 +52,9 @@ class KeywordSource:
     queries: list[str] = field(default_factory=list)
     docs: dict[str, tuple[str, str]] = field(default_factory=lambda: dict(DOCS))
     latency_s: float = 0.0
+    in_flight: int = 0
+    most_in_flight: int = 0
+    """The most searches that were under way at once."""
 
     def unavailable_reason(self) -> str | None:
         return None
@@ -60,8 +63,13 @@ class KeywordSource:
         self, query: str, *, intent: Intent, language: str, limit: int
     ) -> list[Evidence]:
         self.queries.append(query)
-        if self.latency_s:
-            await asyncio.sleep(self.latency_s)
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            if self.latency_s:
+                await asyncio.sleep(self.latency_s)
+        finally:
+            self.in_flight -= 1
         asked = set(content_words(query))
         scored = []
         for doc_id, (title, text) in self.docs.items():

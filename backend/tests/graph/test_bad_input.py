@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from langchain_core.messages import HumanMessage
@@ -220,9 +219,7 @@ async def test_a_megabyte_of_text_is_cut_with_a_visible_notice(make_harness: Mak
     h = make_harness()
     text = "How do I reverse a list in Python? " + "lorem ipsum dolor sit amet " * 40_000
     assert len(text) > 1_000_000
-    started = time.perf_counter()
     values, _, _ = await h.ask(text)
-    assert time.perf_counter() - started < 30
     assert len(values["question"]) <= h.context.max_question_chars + 1
     answer = values["answer"].text
     assert answer.startswith(f"_Your message was {len(text.strip()):,} characters long; only")

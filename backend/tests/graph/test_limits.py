@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import time
 from typing import Any
 
 from langchain_core.messages import BaseMessage
@@ -74,16 +73,13 @@ async def test_slow_sources_use_up_the_run_budget(make_harness: MakeHarness) -> 
         search_max_iterations=4,
         search_sufficiency_threshold=1.01,
     )
-    started = time.perf_counter()
     values, _, _ = await h.ask(QUESTION)
-    elapsed = time.perf_counter() - started
     assert len(source.queries) == 1, "no further round once the budget is spent"
     assert values["search_out_of_time"]
     answer = values["answer"]
     assert answer.citations, "the answer is written from what the first round found"
     assert "time budget of 0.3 s" in answer.text
     assert "further search rounds were skipped" in answer.text
-    assert elapsed < 5
 
 
 async def test_a_spent_budget_skips_answer_rewrites(make_harness: MakeHarness) -> None:

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import re
 
-from codeweaver_runtime import StaticChatModels
+from langgraph.errors import NodeTimeoutError
+
+from codeweaver.workflows.orchestration.graph import _kind_of
+from codeweaver_cache import CacheUnavailableError
+from codeweaver_runtime import EmbeddingError, StaticChatModels
 
 from .conftest import DOCS, KeywordSource, MakeHarness
 
@@ -135,3 +139,11 @@ async def test_skipped_sources_are_named_in_the_answer(make_harness: MakeHarness
     last = answer.text.rstrip().splitlines()[-1]
     assert last.startswith("_Not searched: GitHub code (skipped: no github source is configured")
     assert answer.warning is None, "a skipped source is not a failure"
+
+
+def test_a_failed_subgraph_is_classified_by_its_exception_type() -> None:
+    assert _kind_of(CacheUnavailableError("qdrant down")) == "store"
+    assert _kind_of(TimeoutError()) == "timeout"
+    assert _kind_of(NodeTimeoutError("search", 1.0, kind="run", run_timeout=1.0)) == "timeout"
+    assert _kind_of(EmbeddingError("model crashed")) == "embedding"
+    assert _kind_of(RuntimeError("provider 503")) == "model"

@@ -7,6 +7,7 @@ import numpy as np
 
 from codeweaver_cache import HitRule, SemanticCache
 from codeweaver_runtime import SentenceTransformerEmbedder
+from codeweaver_runtime.embeddings import Vectors
 from codeweaver_schema import Analysis
 
 from .conftest import Clock, grounded
@@ -132,8 +133,11 @@ async def test_concurrent_stores_leave_one_entry(cache: SemanticCache) -> None:
 
 
 class SlowEmbedder:
+    """The real embedder, but `embed` takes 5 s; `finished` says whether one ever completed."""
+
     def __init__(self, inner: SentenceTransformerEmbedder) -> None:
         self.inner = inner
+        self.finished = False
 
     @property
     def model_id(self) -> str:
@@ -148,6 +152,7 @@ class SlowEmbedder:
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         await asyncio.sleep(5)
+        self.finished = True
         return self.inner.embed_sync(texts)
 
 
@@ -165,7 +170,7 @@ class _SlowDimension:
         time.sleep(0.3)
         return self.inner.dimension
 
-    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+    async def embed(self, texts: Sequence[str]) -> Vectors:
         return await self.inner.embed(texts)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from codeweaver_corpus.pydocs.rst import parse_page, render, slug
+from codeweaver_corpus.pydocs.rst import DocUnit, parse_page, render, slug
 
 PAGE = """\
 :mod:`os.path` --- Common pathname manipulations
@@ -57,7 +57,7 @@ Some prose about recipes.
 """
 
 
-def units():
+def units() -> dict[str, DocUnit]:
     return {u.name or f"#{u.anchor}": u for u in parse_page(PAGE, "library/os.path")}
 
 

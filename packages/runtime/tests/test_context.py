@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -49,7 +50,7 @@ def test_infrastructure_is_not_a_run_setting() -> None:
 
 
 def test_infrastructure_comes_from_the_operator_environment(
-    monkeypatch: pytest.MonkeyPatch, tmp_path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("CODEWEAVER_HOME", str(tmp_path))
     monkeypatch.delenv("QDRANT_URL", raising=False)

@@ -102,7 +102,8 @@ async def test_remove(client: AsyncQdrantClient) -> None:
     assert await corpus.remove([LISTS.doc_id, "unknown"]) == 1
     assert set(await corpus.documents()) == {DICTS.doc_id}
     assert await corpus.remove([LISTS.doc_id]) == 0
-    assert all(h.meta.doc_id == DICTS.doc_id for h in await corpus.search("reverse a list"))  # type: ignore[union-attr]
+    hits = await corpus.search("reverse a list")
+    assert all(isinstance(h.meta, LocalMeta) and h.meta.doc_id == DICTS.doc_id for h in hits)
 
 
 async def test_tenants_never_see_each_other(client: AsyncQdrantClient) -> None:
@@ -114,7 +115,7 @@ async def test_tenants_never_see_each_other(client: AsyncQdrantClient) -> None:
     assert await bob.documents() == {DICTS.doc_id: DICTS.content_hash}
     bob_hits = await bob.search("How do I reverse a list?", k=10)
     assert bob_hits
-    assert all(h.meta.doc_id == DICTS.doc_id for h in bob_hits)
+    assert all(isinstance(h.meta, LocalMeta) and h.meta.doc_id == DICTS.doc_id for h in bob_hits)
     assert await bob.remove([LISTS.doc_id]) == 0
     assert await alice.count() > 0
     # The same document ingested by both tenants is stored twice, once per tenant.
@@ -179,7 +180,7 @@ class _TinyEmbedder:
     dimension = 3
 
     def embed_sync(self, texts: Sequence[str]) -> Vectors:
-        return np.ones((len(texts), 3), dtype=np.float32) / np.sqrt(3)
+        return np.full((len(texts), 3), 3**-0.5, dtype=np.float32)
 
     async def embed(self, texts: Sequence[str]) -> Vectors:
         return self.embed_sync(texts)

@@ -57,6 +57,7 @@ class FakeSource:
     reason: str | None = None
     queries: list[str] = field(default_factory=list)
     started: list[float] = field(default_factory=list)
+    finished: list[float] = field(default_factory=list)
 
     def unavailable_reason(self) -> str | None:
         return self.reason
@@ -68,6 +69,7 @@ class FakeSource:
         self.started.append(time.perf_counter())
         if self.latency_s:
             await asyncio.sleep(self.latency_s)
+        self.finished.append(time.perf_counter())
         if self.fail is not None:
             raise self.fail
         return self.respond(query, limit)

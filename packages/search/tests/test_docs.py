@@ -1,8 +1,9 @@
 import copy
+from typing import Any
 
 import pytest
 
-from codeweaver_schema import DocsMeta
+from codeweaver_schema import DocsMeta, Evidence
 from codeweaver_search.sources import SourceError, TavilyDocsSource
 from codeweaver_search.sources.doc_domains import docs_domains, github_language
 from codeweaver_search.sources.docs import MAX_QUERY_CHARS
@@ -18,7 +19,7 @@ def key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TAVILY_API_KEY", "tvly-test")
 
 
-def on_python_docs(response: dict) -> dict:
+def on_python_docs(response: dict[str, Any]) -> dict[str, Any]:
     body = copy.deepcopy({k: v for k, v in response.items() if not k.startswith("_")})
     body["results"][0]["url"] = "https://docs.python.org/3/library/functions.html#reversed"
     return body
@@ -28,7 +29,9 @@ def source(server: ReplayServer, timeout_s: float = 2.0) -> TavilyDocsSource:
     return TavilyDocsSource(base_url=server.url, timeout_s=timeout_s)
 
 
-async def ask(docs: TavilyDocsSource, query: str = "How do I reverse a list in Python?") -> list:
+async def ask(
+    docs: TavilyDocsSource, query: str = "How do I reverse a list in Python?"
+) -> list[Evidence]:
     return await docs.search(query, intent="learning", language="en", limit=5)
 
 

@@ -2,7 +2,7 @@ import time
 
 import pytest
 
-from codeweaver_schema import GitHubMeta
+from codeweaver_schema import Evidence, GitHubMeta
 from codeweaver_search.sources import GitHubCodeSource, SourceError
 from codeweaver_search.sources.base import RateLimiter
 from codeweaver_search.sources.github import MAX_QUERY_CHARS, TEXT_MATCH, code_query
@@ -23,7 +23,9 @@ def source(server: ReplayServer, timeout_s: float = 2.0) -> GitHubCodeSource:
     return GitHubCodeSource(base_url=server.url, timeout_s=timeout_s)
 
 
-async def ask(gh: GitHubCodeSource, query: str = "mock record_replay toto in python") -> list:
+async def ask(
+    gh: GitHubCodeSource, query: str = "mock record_replay toto in python"
+) -> list[Evidence]:
     return await gh.search(query, intent="code_review", language="en", limit=5)
 
 

@@ -11,7 +11,7 @@ from langchain_core.messages import BaseMessage
 
 from codeweaver_runtime import StaticChatModels
 from codeweaver_runtime.testing import HashEmbedder, ScriptedChatModel
-from codeweaver_schema import SourceName
+from codeweaver_schema import Evidence, SourceName
 from codeweaver_search import MAX_ROUNDS, SearchContext, build_search_graph
 from codeweaver_search.graph import RECURSION_LIMIT
 from codeweaver_search.prompts import Assessment
@@ -78,19 +78,36 @@ async def test_a_spent_budget_skips_further_rounds(embedder: HashEmbedder) -> No
     assert out["evidence"], "the answer is still written from what the first round found"
 
 
+@dataclass
+class FakeClock:
+    now: float = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 async def test_slow_sources_use_up_the_budget_mid_loop(embedder: HashEmbedder) -> None:
-    fakes = sources(latency_s=1.0)
-    graph = build_search_graph(models=StaticChatModels(None), sources=fakes, embedder=embedder)
-    started = time.perf_counter()
+    clock = FakeClock()
+    fakes = sources()
+    item = fakes["docs"].respond("", 1)
+
+    def slow(_query: str, _limit: int) -> list[Evidence]:
+        clock.now += 0.5  # each of the two sources takes half a second of the run's clock
+        return list(item)
+
+    for fake in fakes.values():
+        fake.respond = slow
+    graph = build_search_graph(
+        models=StaticChatModels(None), sources=fakes, embedder=embedder, clock=clock
+    )
     out = await graph.ainvoke(
-        {"question": QUESTION, "search_deadline": time.time() + 1.6},
+        {"question": QUESTION, "search_deadline": clock.now + 1.6},
         context=ctx(search_max_iterations=5, search_sufficiency_threshold=1.01),
     )
-    # Round 1 ends at ~1 s (budget left), round 2 at ~2 s (spent): no third round. The
-    # margins (0.6 s and 0.4 s) hold on a busy machine.
+    # Round 1 ends at +1 s (budget left), round 2 at +2 s (spent): no third round.
     assert out["search_iteration"] == 2
     assert out["search_out_of_time"] is True
-    assert time.perf_counter() - started < 10
+    assert len(fakes["docs"].queries) == 2
 
 
 async def test_no_deadline_means_no_budget(embedder: HashEmbedder) -> None:

@@ -2,7 +2,7 @@ import time
 
 import pytest
 
-from codeweaver_schema import StackOverflowMeta
+from codeweaver_schema import Evidence, StackOverflowMeta
 from codeweaver_search.sources import SourceError, StackOverflowSource
 from codeweaver_search.sources.html import html_to_text
 
@@ -17,7 +17,9 @@ def source(server: ReplayServer, timeout_s: float = 2.0) -> StackOverflowSource:
     return StackOverflowSource(base_url=server.url, timeout_s=timeout_s)
 
 
-async def ask(so: StackOverflowSource, query: str = "why is a sorted array faster") -> list:
+async def ask(
+    so: StackOverflowSource, query: str = "why is a sorted array faster"
+) -> list[Evidence]:
     return await so.search(query, intent="debugging", language="en", limit=5)
 
 

@@ -9,7 +9,8 @@ judge --not enough--> refine -> search_<source> ... (at most search_max_iteratio
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 
 from langgraph.cache.memory import InMemoryCache
 from langgraph.graph import END, START, StateGraph
@@ -62,6 +63,7 @@ def build_search_graph(
     sources: Mapping[SourceName, Source] | None = None,
     embedder: Embedder | None = None,
     node_timeout_s: float = NODE_TIMEOUT_S,
+    clock: Callable[[], float] = time.time,
 ) -> SearchGraph:
     """Compile the search subgraph; collaborators left None come from the run context.
 
@@ -72,11 +74,12 @@ def build_search_graph(
             local-corpus sources, with keys from the environment.
         embedder: the embedder for offline reranking. None: the context's embedding model.
         node_timeout_s: hard per-attempt ceiling of a source node.
+        clock: the time `search_deadline` is checked against (epoch seconds).
 
     Returns:
         The compiled graph, without a checkpointer (a parent graph's one propagates).
     """
-    deps = SearchDeps(models=models, sources=sources, embedder=embedder)
+    deps = SearchDeps(models=models, sources=sources, embedder=embedder, clock=clock)
     builder = StateGraph(
         SearchState,
         input_schema=SearchInput,

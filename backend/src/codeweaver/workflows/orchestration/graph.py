@@ -47,7 +47,12 @@ from codeweaver.workflows.orchestration.nodes.planning import (
 )
 from codeweaver.workflows.orchestration.nodes.routing import empty_input, route, too_many
 from codeweaver.workflows.orchestration.state import MainOutput, MainState, WorkerState
-from codeweaver_cache import SemanticCache, build_cache_lookup_graph, build_cache_store_graph
+from codeweaver_cache import (
+    CacheUnavailableError,
+    SemanticCache,
+    build_cache_lookup_graph,
+    build_cache_store_graph,
+)
 from codeweaver_multi_question import MultiOutput, WorkerInput, build_multi_question_graph
 from codeweaver_runtime import (
     ChatModels,
@@ -78,7 +83,7 @@ def _kind_of(failure: BaseException) -> ErrorKind:
         return "timeout"
     if isinstance(failure, EmbeddingError):
         return "embedding"
-    return "store" if "cache" in type(failure).__module__ else "model"
+    return "store" if isinstance(failure, CacheUnavailableError) else "model"
 
 
 def _continue_without(node: str, goto: str) -> Any:

@@ -5,11 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from langgraph.runtime import Runtime
+
 from codeweaver_cache.context import CacheContext
 from codeweaver_cache.store import SemanticCache
 from codeweaver_schema import Answer, CacheDecision, ErrorKind, ErrorRecord, answer_message
 
 CacheFactory = Callable[[CacheContext], SemanticCache]
+
+
+def cache_context(runtime: Runtime[CacheContext]) -> CacheContext:
+    """The run's context; the defaults when the graph runs without one (Studio, a bare invoke)."""
+    context = runtime.context
+    return context if isinstance(context, CacheContext) else CacheContext()
 
 
 def cache_factory(cache: SemanticCache | None) -> CacheFactory:

@@ -7,7 +7,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from codeweaver_cache.context import CacheContext
-from codeweaver_cache.nodes.common import CacheFactory, error, hit, miss
+from codeweaver_cache.nodes.common import CacheFactory, cache_context, error, hit, miss
 from codeweaver_cache.state import LookupState, key_question
 from codeweaver_cache.store import CacheUnavailableError, failure_kind
 from codeweaver_cache.verifier import PendingHit, resolve_verifier, verify
@@ -23,7 +23,7 @@ def make_lookup(get_cache: CacheFactory, models: ChatModels | None) -> Any:
 
     @traced(LOOKUP)
     async def cache_lookup(state: LookupState, runtime: Runtime[CacheContext]) -> dict[str, Any]:
-        context = runtime.context
+        context = cache_context(runtime)
         update: dict[str, Any] = {"cache_pending": None}
         if not context.cache_enabled:
             return update | miss("disabled: the cache is turned off for this run")
@@ -68,7 +68,7 @@ def make_verify(get_cache: CacheFactory, models: ChatModels | None) -> Any:
 
     @traced(VERIFY)
     async def cache_verify(state: LookupState, runtime: Runtime[CacheContext]) -> dict[str, Any]:
-        context = runtime.context
+        context = cache_context(runtime)
         pending = state.get("cache_pending")
         update: dict[str, Any] = {"cache_pending": None}
         cache = get_cache(context)

@@ -7,7 +7,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from codeweaver_cache.context import CacheContext
-from codeweaver_cache.nodes.common import CacheFactory, error
+from codeweaver_cache.nodes.common import CacheFactory, cache_context, error
 from codeweaver_cache.state import CacheState, key_question
 from codeweaver_cache.store import CacheUnavailableError, admission_refusal, failure_kind
 from codeweaver_runtime import run_tenant, traced
@@ -20,7 +20,7 @@ def make_store(get_cache: CacheFactory) -> Any:
 
     @traced(STORE)
     async def cache_store(state: CacheState, runtime: Runtime[CacheContext]) -> dict[str, Any]:
-        context = runtime.context
+        context = cache_context(runtime)
         if not context.cache_enabled:
             return {"cache_stored": False, "cache_store_reason": "disabled"}
         answer, analysis = state.get("answer"), state.get("analysis")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -133,7 +132,7 @@ def make_judge(deps: SearchDeps) -> SearchNode:
         deadline = state.get("search_deadline")
         iteration = state.get("search_iteration", 1)
         wants_more = not verdict.sufficient and iteration < max_rounds(context)
-        if wants_more and deadline is not None and time.time() >= deadline:
+        if wants_more and deadline is not None and deps.clock() >= deadline:
             # The answer is still written, from what the rounds so far found.
             update["search_out_of_time"] = True
             update["search_refinements"] = [

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Mapping
+import time
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -50,6 +51,8 @@ class SearchDeps:
     models: ChatModels | None = None
     sources: Mapping[SourceName, Source] | None = None
     embedder: Embedder | None = None
+    clock: Callable[[], float] = time.time
+    """Epoch seconds, the scale of `search_deadline`; tests pass a fake to control the budget."""
 
     def sources_for(self, context: SearchContext) -> Mapping[SourceName, Source]:
         """The injected sources, else the real ones."""

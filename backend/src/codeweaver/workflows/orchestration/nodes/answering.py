@@ -7,13 +7,19 @@ run's notices and failures made visible, so what the user reads is what the stat
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
-from codeweaver.context import Context, context_of, max_regenerations, run_deadline
+from codeweaver.context import (
+    Clock,
+    Context,
+    context_of,
+    max_regenerations,
+    run_deadline,
+    wall_clock,
+)
 from codeweaver.engine.decline import source_lines
 from codeweaver.engine.extractive import extractive_answer
 from codeweaver.engine.follow_up import follow_up_answer
@@ -98,10 +104,10 @@ def failure_summary(errors: list[ErrorRecord]) -> str | None:
     return "Some steps failed and were worked around: " + ", ".join(dict.fromkeys(parts)) + "."
 
 
-def out_of_time(state: MainState) -> bool:
-    """Whether the run's time budget is spent."""
+def out_of_time(state: MainState, clock: Clock = wall_clock) -> bool:
+    """Whether the run's time budget is spent by `clock`."""
     deadline = state.get("run_deadline")
-    return deadline is not None and time.time() >= deadline
+    return deadline is not None and clock() >= deadline
 
 
 def budget_notice(ctx: Context, *, rewrite_skipped: bool) -> str:
