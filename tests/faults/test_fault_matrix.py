@@ -47,7 +47,7 @@ HANG_GUARD_S = 24.0
 """A run still going after this has hung; how fast a run is is not checked here (a busy machine
 is slow), only that each stalled dependency was given up by its own timeout."""
 
-SLOW_REPLY_S = 3.0
+SLOW_REPLY_S = 5.0
 """How long a 'timing out' web source takes to reply; the harness allows SOURCE_TIMEOUT_S."""
 
 _PATHS = {

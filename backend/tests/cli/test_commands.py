@@ -118,7 +118,9 @@ def test_serve_runs_langgraph_dev_offline_on_a_free_port(
     config = Path(command[command.index("--config") + 1])
     assert config.parent == tmp_path / "home"
     derived = json.loads(config.read_text(encoding="utf-8"))
-    assert derived["checkpointer"] == {"path": CHECKPOINTER_PATH}
+    shipped = json.loads((REPO / "langgraph.json").read_text())
+    # The shipped serializer settings (registered checkpoint types) are kept; the path is added.
+    assert derived["checkpointer"] == {**shipped["checkpointer"], "path": CHECKPOINTER_PATH}
     assert derived["graphs"] == json.loads((REPO / "langgraph.json").read_text())["graphs"]
     assert int(command[command.index("--port") + 1]) > 0
 

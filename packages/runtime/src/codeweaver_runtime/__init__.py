@@ -68,6 +68,10 @@ if TYPE_CHECKING:
     from codeweaver_runtime.structured import METHODS, MethodMemory
     from codeweaver_runtime.tenancy import authenticated_user, run_tenant, scoped_to_caller
 
+# `infrastructure` is both a submodule and the function it exports: bound now, because importing
+# the submodule (for any of its names) would otherwise leave the module under that name.
+from codeweaver_runtime.infrastructure import infrastructure
+
 _HOMES = {
     "ChatModels": "codeweaver_runtime.chat",
     "Chunk": "codeweaver_runtime.documents",
