@@ -11,6 +11,7 @@ LangGraph's error handler runs: its internal name must not reach the `updates` s
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
 import uuid
@@ -178,3 +179,50 @@ async def test_updates_show_no_internal_node_even_when_a_source_fails(server: Se
     # ... but clients of `updates` never see the handler's internal node name.
     assert "search_local" in nodes
     assert not [name for name in nodes if name.startswith("__")], nodes
+
+
+async def test_mcp_refuses_a_client_without_a_token_and_says_what_to_send(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+        response = await http.post(
+            "/mcp",
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}},
+            headers={"Accept": "application/json, text/event-stream"},
+        )
+    assert response.status_code == 401
+    assert "Authorization: Bearer" in response.text
+
+
+async def test_an_mcp_client_lists_codeweaver_as_a_tool_and_gets_a_cited_answer(
+    server: Server,
+) -> None:
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    token = next(iter(server.tokens.values()))
+    http = httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=300)
+    async with (
+        http,
+        streamable_http_client(f"{server.url}/mcp", http_client=http) as (read, write, _),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        tool = tools["ask_codeweaver"]
+        assert tool.description is not None
+        assert tool.description.startswith("Answer a programming question with cited")
+        schema = tool.inputSchema
+        assert set(schema["properties"]) == {"question"}
+        assert schema["required"] == ["question"]
+        assert "programming question" in schema["properties"]["question"]["description"]
+
+        result = await session.call_tool("ask_codeweaver", {"question": QUESTION})
+    assert not result.isError, result.content
+    [content] = result.content
+    assert content.type == "text"
+    # LangGraph Server returns the run's output as the Python repr of the output dict.
+    output = ast.literal_eval(content.text)
+    assert set(output) == {"answer"}
+    answer = output["answer"]
+    assert "reversed" in answer
+    assert "**Sources**" in answer
+    assert "https://docs.python.org/" in answer
