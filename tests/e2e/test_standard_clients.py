@@ -226,3 +226,12 @@ async def test_an_mcp_client_lists_codeweaver_as_a_tool_and_gets_a_cited_answer(
     assert "reversed" in answer
     assert "**Sources**" in answer
     assert "https://docs.python.org/" in answer
+
+
+async def test_studio_scheme_without_a_token_is_refused_by_default(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+        response = await http.post(
+            "/threads/search", json={}, headers={"X-Auth-Scheme": "langsmith"}
+        )
+    assert response.status_code == 401
+    assert "codeweaver token" in response.text
