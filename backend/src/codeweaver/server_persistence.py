@@ -426,11 +426,11 @@ def studio_settings(raw: dict[str, Any]) -> dict[str, Any]:
     """`raw` (a `langgraph.json`) with LangGraph Studio let in without a token, for a laptop.
 
     LangGraph Server lets a request in Studio's own scheme (`X-Auth-Scheme: langsmith`) skip
-    the token and act as `langgraph-studio-user`, who sees every thread; `langgraph.json`
-    turns that off (`disable_studio_auth`). Here it is back on, and browsers may call the
-    server only from Studio's page and from pages on this machine, so a web site open in the
-    same browser cannot use the Studio scheme against it. `codeweaver serve --studio` listens
-    on loopback only.
+    the token and act as `langgraph-studio-user` (an identity of its own: the auth handlers
+    still apply); `langgraph.json` turns that off (`disable_studio_auth`). Here it is back on,
+    and browsers may call the server only from Studio's page and from pages on this machine,
+    so a web site open in the same browser cannot use the Studio scheme against it.
+    `codeweaver serve --studio` listens on loopback only.
     """
     studio = dict(raw)
     studio["auth"] = {**(raw.get("auth") or {}), "disable_studio_auth": False}
