@@ -65,6 +65,55 @@ async def test_a_close_second_api_is_offered_and_explained(
     assert [c.n for c in answer.citations] == [1, 2]
 
 
+async def test_apis_needed_together_are_offered_up_to_the_limit_and_margin(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    question = "Change a string of integers separated by spaces to a list of int"
+    evidence = [
+        unit(index, "str.split", 0.88),
+        unit(index, "map", 0.82),
+        unit(index, "int", 0.80),
+        unit(index, "str.join", 0.78),
+        unit(index, "list", 0.60),
+    ]
+    answer = await extractive_answer(question, analysis(question), evidence, embedder)
+    assert answer.text.splitlines()[2] == "**Use `str.split`** [1]"
+    also = [line for line in answer.text.splitlines() if line.startswith("**Also:**")]
+    # Within ALTERNATIVE_MARGIN of the first and at most MAX_ALTERNATIVES of them, in order.
+    assert [line.split("`")[1].split("(")[0] for line in also] == ["map", "int"]
+    assert "str.join" not in answer.text
+    assert "**Also:** `list" not in answer.text
+    assert check_grounding(answer, evidence).grounded
+
+
+async def test_a_task_that_converts_the_other_way_does_not_decide_the_answer(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    question = "Convert unicode string to byte string"
+    evidence = [
+        unit(index, "bytes.decode", 1.09, task="convert a byte string to a unicode string"),
+        unit(index, "str.encode", 1.02, task="convert a unicode string to bytes"),
+    ]
+    answer = await extractive_answer(question, analysis(question), evidence, embedder)
+    assert answer.text.splitlines()[2] == "**Use `str.encode`** [1]"
+    assert "bytes.decode" not in answer.text, "nor is it offered as an alternative"
+    # Without a direction in the question, the order of the evidence stands.
+    asked = "What does bytes.decode do with errors?"
+    plain = await extractive_answer(asked, analysis(asked), evidence, embedder)
+    assert plain.text.splitlines()[2] == "**Use `bytes.decode`** [1]"
+
+
+async def test_an_operation_of_a_type_is_answered_in_its_own_form(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    question = "How to check if a key exists in a dict?"
+    evidence = [unit(index, "key in d", 0.97), unit(index, "dict.get", 0.95)]
+    answer = await extractive_answer(question, analysis(question), evidence, embedder)
+    assert answer.text.splitlines()[2] == "**Use `key in d`** [1]"
+    assert "Return `True` if *d* has a key *key*, else `False`." in answer.text
+    assert answer.citations[0].url == "https://docs.python.org/3.11/library/stdtypes.html#dict"
+
+
 async def test_an_api_without_an_example_shows_one_from_other_evidence(
     index: DocsIndex, embedder: Embedder
 ) -> None:

@@ -2,7 +2,14 @@ from __future__ import annotations
 
 import pytest
 
-from codeweaver_cache.guards import compare, details, korean_word, stem, swapped_words
+from codeweaver_cache.guards import (
+    compare,
+    converts_the_other_way,
+    details,
+    korean_word,
+    stem,
+    swapped_words,
+)
 
 
 @pytest.mark.parametrize(
@@ -280,3 +287,24 @@ def test_korean_words_are_read_without_particles_and_endings(
 def test_stems_fold_inflected_synonyms_together() -> None:
     assert stem("removing") == stem("deleted") == stem("remove")
     assert stem("creating") == stem("generate") == stem("make")
+
+
+@pytest.mark.parametrize(
+    ("question", "other", "reversed_"),
+    [
+        (
+            "Convert unicode string to byte string",
+            "convert a byte string to a unicode string",
+            True,
+        ),
+        ("Convert unicode string to byte string", "convert a unicode string to bytes", False),
+        ("Convert from a hex string to an int", "convert an int to a hex string", True),
+        ("Convert hex string to int", "convert a hex string to int", False),
+        ("How do I reverse a list?", "convert a list to a string", False),
+    ],
+)
+def test_a_conversion_the_other_way_is_told_apart(
+    question: str, other: str, reversed_: bool
+) -> None:
+    assert converts_the_other_way(question, other) is reversed_
+    assert converts_the_other_way(other, question) is reversed_

@@ -154,6 +154,52 @@ Built-in Types
     assert "merged" not in units["dict.update"].text
 
 
+def test_each_described_operation_is_also_a_unit_linked_to_its_type() -> None:
+    page = """\
+Built-in Types
+==============
+
+.. class:: dict(**kwargs)
+
+   Return a new dictionary.
+
+   .. describe:: key in d
+
+      Return ``True`` if *d* has a key *key*, else ``False``.
+
+   .. describe:: reversed(d)
+   .. describe:: iter(d)
+
+      Return an iterator over the keys.
+
+   .. method:: update([other])
+
+      Update the dictionary.
+
+Dictionary view objects
+-----------------------
+
+.. describe:: len(dictview)
+
+   Return the number of entries in the dictionary.
+"""
+    units = parse_page(page, "library/stdtypes")
+    operations = {u.name: u for u in units if u.directive == "describe"}
+    # The first of two forms that share one description has none of its own: no unit.
+    assert list(operations) == ["key in d", "iter(d)", "len(dictview)"]
+    member = operations["key in d"]
+    assert (member.kind, member.signatures, member.anchor) == ("api", ["key in d"], "dict")
+    assert member.text == "Return `True` if *d* has a key *key*, else `False`."
+    assert member.section == "Built-in Types"
+    view = operations["len(dictview)"]
+    assert (view.anchor, view.section) == ("dictionary-view-objects", "Dictionary view objects")
+    # Still part of the type's entry and of the section's prose, and made a unit only once.
+    by_name = {u.name: u for u in units}
+    assert "`key in d`: Return `True`" in by_name["dict"].text
+    assert any("`len(dictview)`: Return the number" in u.text for u in units if u.kind == "section")
+    assert sum(u.name == "key in d" for u in units) == 1
+
+
 def test_a_spaced_literal_marker_leaves_no_colon_behind() -> None:
     markdown, examples = render(
         [

@@ -26,6 +26,7 @@ import numpy as np
 
 from codeweaver.engine.decline import decline
 from codeweaver.engine.scope import scope_of
+from codeweaver_cache import converts_the_other_way
 from codeweaver_corpus.pydocs import DOCS_VERSION
 from codeweaver_corpus.pydocs.reference import is_reference
 from codeweaver_runtime import Embedder
@@ -46,8 +47,16 @@ Chosen on the curves `codeweaver eval answers --floors` prints (docs/ANSWERS.md)
 questions every floor up to 0.80 keeps the wrong rate under 0.15, but on held-out questions of
 the same kind the wrong rate falls only slowly as the floor rises, so the floor sits high, where
 a held-out wrong answer costs about as much accuracy as it saves."""
-ALTERNATIVE_MARGIN = 0.05
-"""A second API is offered only when its relevance is this close to the first's."""
+ALTERNATIVE_MARGIN = 0.15
+"""Another API is offered only when its relevance is this close to the first's.
+
+Chosen on the dev and train questions (docs/ANSWERS.md): the share of answers that name what
+the question needs rises with the margin up to 0.15 and no further, because many questions need
+two APIs together ("a string of numbers to a list of ints": `str.split`, then `map` and `int`)."""
+MAX_ALTERNATIVES = 2
+"""How many other APIs an answer offers at most (each one line: signature and first sentence)."""
+REVERSED_TASK_PENALTY = 0.2
+"""Evidence found through a task converting the other way ranks this much lower."""
 MAX_SENTENCES = 3
 MAX_EXAMPLE_LINES = 14
 
@@ -313,6 +322,17 @@ def _relevance(evidence: Evidence) -> float:
     return evidence.rerank_score if evidence.rerank_score is not None else evidence.score
 
 
+def _direction_penalty(question: str, evidence: Evidence) -> float:
+    """How far evidence found through a task that converts the other way ranks down.
+
+    "Convert unicode string to byte string" matches the task "convert a byte string to a
+    unicode string" (`bytes.decode`) about as well as "convert a unicode string to bytes"
+    (`str.encode`): the words are the same, only their order tells the answer.
+    """
+    task = evidence.meta.task if isinstance(evidence.meta, LocalMeta) else None
+    return REVERSED_TASK_PENALTY if task and converts_the_other_way(question, task) else 0.0
+
+
 async def _rank_texts(basis: str, texts: list[str], embedder: Embedder | None) -> list[float]:
     """Similarity of each text to the question: embedding cosine plus shared words."""
     if not texts:
@@ -374,9 +394,7 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
     if example is not None:
         where, block = example
         out += ["", f"**{h['example']}** {draft.cites.cite(where)}", "```python", block, "```"]
-    alternative = _alternative(evidence, item, api)
-    if alternative is not None:
-        other, other_api = alternative
+    for other, other_api in _alternatives(evidence, item, api, draft.basis):
         other_signatures, other_description = _api_parts(evidence[other])
         summary = sentences_of(evidence[other].model_copy(update={"content": other_description}))
         line = f"**{h['also']}:** `{other_signatures[0] if other_signatures else other_api}`"
@@ -419,20 +437,30 @@ def _example_shape(block: str) -> float:
     return bonus - 0.002 * len(block)
 
 
-def _alternative(evidence: list[Evidence], item: int, api: str) -> tuple[int, str] | None:
-    """Another API about as relevant as the first (within `ALTERNATIVE_MARGIN`), if any.
+def _alternatives(
+    evidence: list[Evidence], item: int, api: str, question: str
+) -> list[tuple[int, str]]:
+    """Other APIs about as relevant as the first (within `ALTERNATIVE_MARGIN`), best first.
 
-    Two APIs this close are both plausible answers (`str.strip` and `str.rstrip`, `os.remove`
-    and `Path.unlink`); the answer shows the second as an alternative, explained like the first,
-    rather than guess between them.
+    APIs this close are all plausible answers (`str.strip` and `str.rstrip`, `os.remove` and
+    `Path.unlink`), or parts of one (`str.split`, then `map` and `int` for "a string of numbers
+    to a list of ints"): the answer shows up to `MAX_ALTERNATIVES` of them, each with its
+    signature and first sentence, rather than guess between them.
     """
     first = _relevance(evidence[item])
+    shown = {_short_name(api)}
+    found: list[tuple[int, str]] = []
     for i, other in _api_evidence(evidence):
-        if i == item or _short_name(other) == _short_name(api):
+        if i == item or _short_name(other) in shown:
             continue
+        if _direction_penalty(question, evidence[i]):
+            continue  # the opposite conversion is no alternative
         if _relevance(evidence[i]) >= first - ALTERNATIVE_MARGIN:
-            return i, other
-    return None
+            found.append((i, other))
+            shown.add(_short_name(other))
+        if len(found) == MAX_ALTERNATIVES:
+            break
+    return found
 
 
 async def _compose_passage(draft: _Draft, item: int) -> list[str]:
@@ -526,7 +554,7 @@ async def extractive_answer(
         )
     ranked = sorted(
         (e for e in evidence if e.content.strip() and not addresses_assistant(e.title)),
-        key=_relevance,
+        key=lambda e: _relevance(e) - _direction_penalty(basis, e),
         reverse=True,
     )
     if not ranked:

@@ -606,6 +606,17 @@ _OPERATION_STEMS = frozenset(stem(w) for w in OPERATIONS)
 _KIND_STEMS = frozenset(stem(w) for w in DATA_KINDS)
 
 
+def converts_the_other_way(question: str, other: str) -> bool:
+    """Whether two texts ask for one conversion in opposite directions.
+
+    "Convert unicode string to byte string" and "convert a byte string to a unicode string"
+    share every word, and embeddings score them as near-duplicates; their answers are opposite
+    (`str.encode`, `bytes.decode`).
+    """
+    a, b = details(question).direction, details(other).direction
+    return bool(a and b and _reversed(a, b))
+
+
 def _reversed(
     a: tuple[frozenset[str], frozenset[str]], b: tuple[frozenset[str], frozenset[str]]
 ) -> bool:

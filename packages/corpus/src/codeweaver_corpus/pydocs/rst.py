@@ -439,6 +439,7 @@ def parse_page(text: str, doc: str) -> list[DocUnit]:
     doc_title = next(iter(headings.values()), doc)
     scope = _Scope()
     units: list[DocUnit] = []
+    described: set[int] = set()  # lines of `describe` directives already made units
     section = doc_title
     prose: list[str] = []
 
@@ -525,6 +526,7 @@ def parse_page(text: str, doc: str) -> list[DocUnit]:
                     aliases=aliases,
                 )
             )
+            units.extend(_operations(lines, j, end, described, parent=units[-1]))
             # Nested entries (a class's methods) are units of their own.
             inner = _first_nested(lines, j, end, indent)
             if inner is not None:
@@ -535,10 +537,54 @@ def parse_page(text: str, doc: str) -> list[DocUnit]:
             continue
         if i >= inside_entry:
             # The rest of an entry's body was rendered with the entry; only prose is kept here.
+            if directive and directive.group(2) == "describe" and i not in described:
+                place = DocUnit(
+                    kind="section",
+                    doc=doc,
+                    doc_title=doc_title,
+                    section=section,
+                    anchor=slug(section) if section != doc_title else "",
+                    module=scope.module,
+                )
+                units.extend(_operations(lines, i, i + 1, described, parent=place))
             prose.append(line)
         i += 1
     flush_prose()
     return units
+
+
+def _operations(
+    lines: list[str], start: int, end: int, described: set[int], *, parent: DocUnit
+) -> Iterator[DocUnit]:
+    """The operations a type documents with `describe` (`key in d`, `d | other`) as API units.
+
+    They stay in their type's entry too, but as units of their own a question about one
+    ("check if a key is in a dict") finds the operation and its sentence, not the whole type.
+    The docs give them no anchor: they link to where they are written (the type's entry).
+    """
+    for k in range(start, end):
+        found = _DIRECTIVE.match(lines[k])
+        if not found or found.group(2) != "describe" or k in described:
+            continue
+        described.add(k)
+        form = _signature(found.group(3))
+        body = lines[k + 1 : _block_end(lines, k + 1, len(found.group(1)))]
+        markdown, examples = render(_dedent(body))
+        if not markdown:
+            continue  # the first of two forms that share one description
+        yield DocUnit(
+            kind="api",
+            doc=parent.doc,
+            doc_title=parent.doc_title,
+            section=parent.section,
+            anchor=parent.anchor,
+            name=form,
+            directive="describe",
+            signatures=[form],
+            text=markdown,
+            examples=examples,
+            module=parent.module,
+        )
 
 
 def _join_continued(raw: list[str]) -> list[str]:
