@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from langgraph.runtime import Runtime
 
 from codeweaver.engine.extractive import RELEVANCE_FLOOR
+from codeweaver.engine.fingerprint import answers_version
 from codeweaver_cache import CacheContext
 from codeweaver_search import SearchContext
 
@@ -24,6 +25,14 @@ MAX_REGENERATIONS = 3
 class Context(SearchContext, CacheContext):
     """Settings of one CodeWeaver run."""
 
+    cache_corpus_version: str = field(
+        default_factory=answers_version,
+        metadata={
+            "description": "Version of what answers are drawn from; entries of other versions "
+            "are invisible. Default: the bundled corpus, task index and answer engine of this "
+            "release, so an upgrade never serves an answer the new release would not give.",
+        },
+    )
     answer_max_regenerations: int = field(
         default=1,
         metadata={
