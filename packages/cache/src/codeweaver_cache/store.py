@@ -14,12 +14,13 @@ invisible rather than merely ranked low.
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 from qdrant_client import AsyncQdrantClient, models
@@ -37,9 +38,6 @@ from codeweaver_runtime.infrastructure import DEFAULT_CACHE_COLLECTION, Infrastr
 from codeweaver_runtime.infrastructure import infrastructure as operator_infrastructure
 from codeweaver_runtime.qdrant import CollectionSpec, QdrantCollection, runs_embedded
 from codeweaver_schema import Analysis, Answer, ErrorKind, stable_id
-
-if TYPE_CHECKING:
-    from codeweaver_cache.context import CacheContext
 
 T = TypeVar("T")
 Clock = Callable[[], float]
@@ -247,13 +245,13 @@ class SemanticCache:
         self._indexes: dict[CacheScope, _ScopeIndex] = {}
 
     @classmethod
-    def from_context(
-        cls, context: CacheContext, infrastructure: Infrastructure | None = None
+    def shared(
+        cls, *, timeout_s: float, infrastructure: Infrastructure | None = None
     ) -> SemanticCache:
-        """The process-wide cache of the operator's store and embedding model.
+        """The process-wide cache of the operator's store and embedding model, for one run.
 
         Args:
-            context: The run's settings (the timeout).
+            timeout_s: This run's bound on one search or store; other runs keep their own.
             infrastructure: Where the store is and which model embeds; default: the operator's
                 settings from the environment, never the run context.
         """
@@ -265,11 +263,19 @@ class SemanticCache:
                 get_qdrant(infra.qdrant_location()),
                 get_embedder(infra.embedding_model),
                 collection=infra.cache_collection,
-                timeout_s=context.cache_timeout_s,
             )
             _CACHES[key] = cache
-        cache.timeout_s = context.cache_timeout_s
-        return cache
+        return cache.with_timeout(timeout_s)
+
+    def with_timeout(self, timeout_s: float) -> SemanticCache:
+        """This cache (the same store, index and statistics) with another bound per call.
+
+        A run's own view, so concurrent runs with different settings never overwrite each
+        other's timeout on the process-wide object.
+        """
+        view = copy.copy(self)
+        view.timeout_s = timeout_s
+        return view
 
     def scope(self, tenant: str, corpus_version: str = DEFAULT_CORPUS_VERSION) -> CacheScope:
         """The scope of a tenant's entries in this cache's embedding space."""
