@@ -17,15 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from codeweaver_runtime import (
-    DEFAULT_EMBEDDING_MODEL,
-    DocumentCorpus,
-    evaluate_retrieval,
-    get_embedder,
-    load_document,
-    open_qdrant,
-)
-from codeweaver_runtime.retrieval_eval import eval_document_paths
+from codeweaver_corpus import DocumentCorpus, evaluate_retrieval, load_document
+from codeweaver_corpus.retrieval_eval import eval_document_paths
+from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder, open_qdrant
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -51,3 +51,13 @@ def test_package_declares_what_it_imports(folder: str) -> None:
     pyproject = (REPO / "packages" / folder / "pyproject.toml").read_text(encoding="utf-8")
     for dependency in ALLOWED[PACKAGES[folder]]:
         assert f'"{dependency.replace("_", "-")}"' in pyproject
+
+
+def test_the_backend_declares_every_package_it_imports() -> None:
+    """An installed wheel gets only what the backend's pyproject names, not the workspace."""
+    pyproject = (REPO / "backend" / "pyproject.toml").read_text(encoding="utf-8")
+    imported: set[str] = set()
+    for path in (REPO / "backend" / "src").rglob("*.py"):
+        imported |= imported_roots(path)
+    for dependency in imported - {"codeweaver"}:
+        assert f'"{dependency.replace("_", "-")}"' in pyproject, dependency

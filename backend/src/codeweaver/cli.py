@@ -426,13 +426,8 @@ async def _ingest(
     max_file_bytes: int | None,
 ) -> IngestOutcome:
     from codeweaver.ingest import MANIFEST, Manifest, ingest_paths, resolve_paths
-    from codeweaver_runtime import (
-        DocumentCorpus,
-        close_qdrant_clients,
-        get_embedder,
-        get_qdrant,
-        infrastructure,
-    )
+    from codeweaver_corpus import DocumentCorpus
+    from codeweaver_runtime import close_qdrant_clients, get_embedder, get_qdrant, infrastructure
 
     infra = infrastructure()
     manifest = Manifest(directory / MANIFEST, tenant)

@@ -46,12 +46,11 @@ def retrieval(
     The docs folder is ingested into a collection of its own, kept between runs: a second run
     over an unchanged folder embeds nothing.
     """
+    from codeweaver_corpus import DocumentCorpus, evaluate_retrieval
     from codeweaver_runtime import (
         DEFAULT_EMBEDDING_MODEL,
-        DocumentCorpus,
         close_qdrant_clients,
         default_data_dir,
-        evaluate_retrieval,
         get_embedder,
         get_qdrant,
     )

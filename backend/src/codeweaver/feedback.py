@@ -63,7 +63,9 @@ def build_feedback_graph(*, cache: SemanticCache | None = None) -> FeedbackGraph
                 "feedback_evicted": 0,
                 "feedback_message": "Nothing to report: give a question or a cache entry id.",
             }
-        store = cache if cache is not None else SemanticCache.from_context(context)
+        store = (
+            cache if cache is not None else SemanticCache.shared(timeout_s=context.cache_timeout_s)
+        )
         # The scope names the embedding model, whose first use imports sentence-transformers:
         # off the event loop, since this graph may be the first a fresh server runs.
         scope = await asyncio.to_thread(

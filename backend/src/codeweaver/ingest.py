@@ -23,16 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codeweaver.defaults import DEFAULT_MAX_FILE_MB
-from codeweaver_runtime import (
+from codeweaver_corpus import (
     DocumentCorpus,
     DocumentError,
     FileTooLarge,
     IngestReport,
     iter_documents,
-    private_dir,
-    private_file,
 )
-from codeweaver_runtime.documents import document_kind, path_problem
+from codeweaver_corpus.documents import document_kind, path_problem
+from codeweaver_runtime import private_dir, private_file
 
 MANIFEST = "ingested.json"
 """Files larger than this are skipped (`--max-file-mb` moves it): 5 MB of text is already

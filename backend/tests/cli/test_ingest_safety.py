@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 
 from codeweaver.cli import app
 from codeweaver.ingest import MANIFEST, Manifest, ingest_paths
-from codeweaver_runtime import DocumentCorpus, is_private, load_document, open_qdrant
+from codeweaver_corpus import DocumentCorpus, load_document
+from codeweaver_runtime import is_private, open_qdrant
 from codeweaver_runtime.testing import HashEmbedder
 
 runner = CliRunner()
@@ -28,7 +29,8 @@ KILLED_MID_FOLDER = """
 import asyncio, os, signal, sys
 from pathlib import Path
 from codeweaver.ingest import MANIFEST, Manifest, ingest_paths
-from codeweaver_runtime import DocumentCorpus, open_qdrant
+from codeweaver_corpus import DocumentCorpus
+from codeweaver_runtime import open_qdrant
 from codeweaver_runtime.testing import HashEmbedder
 
 class DiesOnTheThirdDocument(HashEmbedder):
@@ -52,7 +54,7 @@ WALK_AND_LOAD = """
 import json, sys
 from pathlib import Path
 from codeweaver.ingest import document_files
-from codeweaver_runtime import iter_documents
+from codeweaver_corpus import iter_documents
 
 failures, errors = [], []
 documents = iter_documents(document_files(Path(sys.argv[1]), failures), errors=errors)

@@ -1,6 +1,7 @@
 import pytest
 
-from codeweaver.engine.questions import guard_too_many, prose_only, scan_questions
+from codeweaver.engine.questions import guard_too_many, scan_questions
+from codeweaver_runtime.text import prose_only
 
 
 @pytest.mark.parametrize(

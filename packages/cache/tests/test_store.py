@@ -4,8 +4,9 @@ import asyncio
 from collections.abc import Sequence
 
 import numpy as np
+import pytest
 
-from codeweaver_cache import HitRule, SemanticCache
+from codeweaver_cache import CacheUnavailableError, HitRule, SemanticCache
 from codeweaver_runtime import SentenceTransformerEmbedder
 from codeweaver_runtime.embeddings import Vectors
 from codeweaver_schema import Analysis
@@ -249,3 +250,44 @@ async def test_admission_refuses_declines_with_the_reason(cache: SemanticCache) 
     assert (result.stored, result.reason) == (False, "declined")
     assert cache.stats.rejections["declined"] == 1
     assert await cache.count(scope) == 0
+
+
+class _GatedEmbedder:
+    """The real embedder, whose `embed` waits until the test opens the gate."""
+
+    def __init__(self, inner: SentenceTransformerEmbedder) -> None:
+        self.inner = inner
+        self.model_id = inner.model_id
+        self.dimension = inner.dimension
+        self.gate = asyncio.Event()
+
+    def embed_sync(self, texts: Sequence[str]) -> Vectors:
+        return self.inner.embed_sync(texts)
+
+    async def embed(self, texts: Sequence[str]) -> Vectors:
+        await self.gate.wait()
+        return self.inner.embed_sync(texts)
+
+
+async def test_concurrent_runs_keep_their_own_timeout_on_one_cache(
+    embedder: SentenceTransformerEmbedder,
+) -> None:
+    from codeweaver_runtime import open_qdrant
+
+    gated = _GatedEmbedder(embedder)
+    client = open_qdrant(":memory:")
+    cache = SemanticCache(client, gated)
+    patient, hasty = cache.with_timeout(60.0), cache.with_timeout(0.05)
+    scope = cache.scope("acme")
+    # Both runs wait on the same embedding; the hasty one gives up, the patient one does not.
+    waiting = asyncio.create_task(patient.lookup("How do I reverse a list?", scope, RULE))
+    with pytest.raises(CacheUnavailableError, match=r"timed out after 0\.05s"):
+        await hasty.lookup("How do I reverse a list?", scope, RULE)
+    assert not waiting.done()
+    gated.gate.set()
+    assert not (await waiting).decision.hit
+    assert (patient.timeout_s, hasty.timeout_s, cache.timeout_s) == (60.0, 0.05, 2.0)
+    # One store, one index, one tally: only the bound differs.
+    assert patient.stats is hasty.stats is cache.stats
+    assert cache.stats.errors["timeout"] == 1
+    await client.close()

@@ -1,11 +1,14 @@
 import pytest
 
 from codeweaver_runtime import redact
+from codeweaver_runtime.testing import HashEmbedder
 from codeweaver_runtime.text import (
+    classify_intent,
     clean_text,
     content_words,
     detect_language,
     english_gloss,
+    prose_only,
     split_sentences,
 )
 
@@ -59,3 +62,33 @@ def test_server_tokens_are_masked_alone_and_with_their_identity(
     assert "alice-token" not in masked
     assert "bob-token" not in masked
     assert masked.startswith("Authorization: Bearer ***")
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("파이썬에서 파일을 열면 오류가 발생해요", "debugging"),
+        ("이 함수 리뷰 좀 해주세요", "code_review"),
+        ('Traceback (most recent call last):\n  File "a.py", line 1', "debugging"),
+        ("Please review my parser", "code_review"),
+        ("ValueError when I parse a date", "debugging"),
+    ],
+)
+async def test_intent_rules_read_korean_and_english(question: str, intent: str) -> None:
+    assert (await classify_intent(question, None))[0] == intent
+
+
+async def test_intent_without_a_rule_is_the_nearest_description_or_learning() -> None:
+    question = "What problems do you see in this code?"
+    assert (await classify_intent(question, HashEmbedder()))[0] == "code_review"
+    assert (await classify_intent(question, None))[0] == "learning"
+    # Korean with no English terms and no glossary word: nothing to compare, the common case.
+    assert (await classify_intent("안녕하세요", HashEmbedder())) == (
+        "learning",
+        "no English terms to compare; learning is the common case",
+    )
+
+
+def test_prose_only_sets_code_and_traces_aside() -> None:
+    text = "Why?\n```py\nx = 1\n```\n    indented()\nTraceback (most recent call last):\nok `a`"
+    assert prose_only(text).split() == ["Why?", "ok", "code"]

@@ -56,6 +56,7 @@ class FakeSource:
     fail: SourceError | None = None
     reason: str | None = None
     queries: list[str] = field(default_factory=list)
+    intents: list[Intent] = field(default_factory=list)
     started: list[float] = field(default_factory=list)
     finished: list[float] = field(default_factory=list)
 
@@ -66,6 +67,7 @@ class FakeSource:
         self, query: str, *, intent: Intent, language: str, limit: int
     ) -> list[Evidence]:
         self.queries.append(query)
+        self.intents.append(intent)
         self.started.append(time.perf_counter())
         if self.latency_s:
             await asyncio.sleep(self.latency_s)

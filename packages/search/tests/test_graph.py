@@ -10,6 +10,7 @@ from langgraph.types import Overwrite
 
 from codeweaver_runtime import StaticChatModels
 from codeweaver_runtime.testing import HashEmbedder, ScriptedChatModel
+from codeweaver_runtime.text import classify_intent
 from codeweaver_schema import Analysis, Evidence, SourceName
 from codeweaver_search import SearchContext, build_search_graph, fresh_search_fields
 from codeweaver_search.prompts import BEGIN, END, SYSTEM_PROMPT, Assessment
@@ -268,6 +269,25 @@ async def test_non_english_question_is_searched_with_its_english_terms(
     # The refinement does not repeat the English query; it tries another strategy.
     assert sources["docs"].queries[1] != sources["docs"].queries[0]
     assert "English terms" not in " ".join(out["search_refinements"])
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("리스트를 정렬하면 에러가 나요", "debugging"),
+        ("이 코드 리뷰 부탁해요: def f(x): return x", "code_review"),
+        ("My script hangs when reading a socket", "debugging"),
+    ],
+)
+async def test_a_search_alone_reads_the_intent_as_the_main_graph_does(
+    question: str, intent: str, embedder: HashEmbedder
+) -> None:
+    """Without an analysis, the intent comes from the main graph's classifier, Korean included."""
+    sources = four_sources()
+    graph = build_search_graph(models=OFFLINE, sources=sources, embedder=embedder)
+    await run(graph, ctx(search_max_iterations=1), question=question)
+    assert sources["docs"].intents == [intent]
+    assert (await classify_intent(question, embedder))[0] == intent
 
 
 async def test_output_holds_only_what_search_owns(embedder: HashEmbedder) -> None:

@@ -1,7 +1,7 @@
 """The offline analysis of one question: type in the thread, intent, language, cache key.
 
-Rules decide where the text is explicit (a traceback is debugging; "review my code" is a code
-review); otherwise the question's embedding is compared with short descriptions of each intent.
+The intent is `codeweaver_runtime.text.classify_intent`'s, the one the search subgraph uses
+when it runs alone: rules where the text is explicit, else the nearest intent description.
 """
 
 from __future__ import annotations
@@ -9,31 +9,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-import numpy as np
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from codeweaver.engine.questions import prose_only
 from codeweaver_corpus.pydocs import DOCS_URL
 from codeweaver_runtime import Embedder
 from codeweaver_runtime.text import (
+    classify_intent,
     collapse_whitespace,
     content_words,
     detect_language,
-    english_gloss,
+    prose_only,
 )
-from codeweaver_schema import Analysis, Intent, QuestionType
+from codeweaver_schema import Analysis, QuestionType
 
-_DEBUGGING = re.compile(
-    r"traceback|stack ?trace|\b\w+(error|exception)\b|\berror\b|\bexception\b|\bfail(s|ed|ing)?\b"
-    r"|\bcrash(es|ed)?\b|\bbug\b|\bbroken\b|doesn'?t work|not working|\braises?\b|segfault"
-    r"|\bhangs?\b|unexpected(ly)?|wrong (output|result)|에러|오류|예외|작동하지|안 ?돼",
-    re.IGNORECASE,
-)
-_CODE_REVIEW = re.compile(
-    r"\breview\b|\brefactor|\bimprove (this|my)\b|is (this|my) (code )?(good|ok|okay|correct|"
-    r"idiomatic|pythonic|clean)|code smell|\bcritique\b|feedback on (this|my)|리뷰|개선",
-    re.IGNORECASE,
-)
 _FOLLOW_UP = re.compile(
     r"^(can|could) you (explain|elaborate|clarify|expand|show|give)|^(explain|elaborate|clarify)"
     r"|more detail|in more depth|\b(an|another) example\b|what do you mean|what does that mean"
@@ -125,27 +113,6 @@ CODE_ONLY_NOTICE = (
 )
 _PERSONAL_CODE = re.compile(r"```|Traceback \(most recent call last\)|^\s{4}\S", re.MULTILINE)
 
-INTENT_PROTOTYPES: dict[Intent, tuple[str, ...]] = {
-    "debugging": (
-        "Why does my code raise this error and how do I fix it?",
-        "My program crashes with an exception.",
-        "This function returns the wrong result, what is the bug?",
-        "How do I fix this error message?",
-    ),
-    "learning": (
-        "How do I do this in Python?",
-        "What is the difference between these two concepts?",
-        "Explain how this language feature works.",
-        "What is the best way to accomplish this task?",
-    ),
-    "code_review": (
-        "Please review my code and suggest improvements.",
-        "Is this implementation idiomatic and correct?",
-        "How can I refactor this function to be cleaner?",
-        "What problems do you see in this code?",
-    ),
-}
-
 
 def _text(message: BaseMessage) -> str:
     content = message.content
@@ -236,33 +203,6 @@ def canonical_question(question: str) -> str:
         previous = text
         text = _GREETING.sub("", text).strip()
     return text or collapse_whitespace(question)
-
-
-async def classify_intent(question: str, embedder: Embedder | None) -> tuple[Intent, str]:
-    """Rules first, then the nearest intent description by embedding (when there is one)."""
-    prose = prose_only(question)
-    if _CODE_REVIEW.search(question):
-        return "code_review", "asks for a review of code"
-    if _DEBUGGING.search(question) or "Traceback (most recent call last)" in question:
-        return "debugging", "mentions an error, exception or failure"
-    basis = prose or question
-    if detect_language(basis) != "en":
-        # The embedder reads English: compare the question's English terms, if it has any.
-        latin = " ".join(w for w in content_words(basis) if w.isascii())
-        basis = f"{latin} {english_gloss(basis)}".strip()
-        if not basis:
-            return "learning", "no English terms to compare; learning is the common case"
-    if embedder is None:
-        return "learning", "no rule matched and no embedder; learning is the common case"
-    labels: list[Intent] = []
-    texts: list[str] = []
-    for intent, examples in INTENT_PROTOTYPES.items():
-        labels.extend([intent] * len(examples))
-        texts.extend(examples)
-    vectors = await embedder.embed([basis, *texts])
-    sims = vectors[1:] @ vectors[0]
-    best = int(np.argmax(sims))
-    return labels[best], f"closest to '{texts[best]}' ({float(sims[best]):.2f})"
 
 
 EXAMPLE_SEARCH_REASON = "asks for an example that the previous answer's sources do not hold"

@@ -9,16 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from codeweaver_runtime.text import collapse_whitespace, content_words
+from codeweaver_runtime.text import collapse_whitespace, content_words, prose_only
 
-_FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
-_TRACE_LINE = re.compile(
-    r"^\s*(Traceback \(most recent call last\)|File \".*\", line \d+|at [\w.$]+\(.*\)"
-    r"|\w+(Error|Exception)\b.*:|Exception in thread \"|Caused by: |Uncaught \w*(Error|Exception)"
-    r"|\.\.\. \d+ more$)"
-)
-_INDENTED_CODE = re.compile(r"^(?: {4}|\t)\S")
 _NUMBERED = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|[-*•]|Q\d{1,2}[:.)]|[a-z][.)])\s+", re.IGNORECASE)
 _QUESTION_END = re.compile(r"[?？](?=\s|$|[\"')\]])")
 _SEPARATORS = re.compile(
@@ -58,18 +50,6 @@ class QuestionScan:
     prose: str
     question_marks: int
     candidates: list[str]
-
-
-def prose_only(text: str) -> str:
-    """The text without code blocks, inline code, indented code and stack-trace lines."""
-    without_fences = _FENCE.sub("\n", text)
-    without_inline = _INLINE_CODE.sub("code", without_fences)
-    kept = [
-        line
-        for line in without_inline.splitlines()
-        if not _TRACE_LINE.match(line) and not _INDENTED_CODE.match(line)
-    ]
-    return "\n".join(kept)
 
 
 def _bracket_depths(text: str) -> list[int]:

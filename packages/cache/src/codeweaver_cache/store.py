@@ -14,13 +14,13 @@ invisible rather than merely ranked low.
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 import uuid
-import weakref
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 from qdrant_client import AsyncQdrantClient, models
@@ -36,10 +36,8 @@ from codeweaver_cache.decision import (
 from codeweaver_runtime import Embedder, EmbeddingError, get_embedder, get_qdrant
 from codeweaver_runtime.infrastructure import DEFAULT_CACHE_COLLECTION, Infrastructure
 from codeweaver_runtime.infrastructure import infrastructure as operator_infrastructure
+from codeweaver_runtime.qdrant import CollectionSpec, QdrantCollection, runs_embedded
 from codeweaver_schema import Analysis, Answer, ErrorKind, stable_id
-
-if TYPE_CHECKING:
-    from codeweaver_cache.context import CacheContext
 
 T = TypeVar("T")
 Clock = Callable[[], float]
@@ -240,23 +238,20 @@ class SemanticCache:
         self.timeout_s = timeout_s
         self.clock = clock
         self.stats = CacheStats()
-        self._ready = False
-        # One lock per event loop: an asyncio.Lock binds to the loop that first waits on it, and
-        # one cache serves several loops (the server's, a CLI's, each test's).
-        self._ready_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
-            weakref.WeakKeyDictionary()
+        self._stored = QdrantCollection(
+            client, collection, _collection_spec, lambda: embedder.dimension
         )
-        self._mirrored = _is_local(client)
+        self._mirrored = runs_embedded(client)
         self._indexes: dict[CacheScope, _ScopeIndex] = {}
 
     @classmethod
-    def from_context(
-        cls, context: CacheContext, infrastructure: Infrastructure | None = None
+    def shared(
+        cls, *, timeout_s: float, infrastructure: Infrastructure | None = None
     ) -> SemanticCache:
-        """The process-wide cache of the operator's store and embedding model.
+        """The process-wide cache of the operator's store and embedding model, for one run.
 
         Args:
-            context: The run's settings (the timeout).
+            timeout_s: This run's bound on one search or store; other runs keep their own.
             infrastructure: Where the store is and which model embeds; default: the operator's
                 settings from the environment, never the run context.
         """
@@ -268,11 +263,19 @@ class SemanticCache:
                 get_qdrant(infra.qdrant_location()),
                 get_embedder(infra.embedding_model),
                 collection=infra.cache_collection,
-                timeout_s=context.cache_timeout_s,
             )
             _CACHES[key] = cache
-        cache.timeout_s = context.cache_timeout_s
-        return cache
+        return cache.with_timeout(timeout_s)
+
+    def with_timeout(self, timeout_s: float) -> SemanticCache:
+        """This cache (the same store, index and statistics) with another bound per call.
+
+        A run's own view, so concurrent runs with different settings never overwrite each
+        other's timeout on the process-wide object.
+        """
+        view = copy.copy(self)
+        view.timeout_s = timeout_s
+        return view
 
     def scope(self, tenant: str, corpus_version: str = DEFAULT_CORPUS_VERSION) -> CacheScope:
         """The scope of a tenant's entries in this cache's embedding space."""
@@ -290,33 +293,6 @@ class SemanticCache:
             self.stats.errors[type(exc).__name__] += 1
             raise CacheUnavailableError(f"{what} failed: {type(exc).__name__}: {exc}") from exc
 
-    async def _ensure_collection(self) -> None:
-        if self._ready:
-            return
-        async with self._ready_locks.setdefault(asyncio.get_running_loop(), asyncio.Lock()):
-            await self._create_collection_once()
-
-    async def _create_collection_once(self) -> None:
-        if self._ready:  # another task did it while this one waited for the lock
-            return
-        dimension = await asyncio.to_thread(lambda: self.embedder.dimension)
-        if not await self.client.collection_exists(self.collection):
-            try:
-                await self.client.create_collection(
-                    self.collection,
-                    vectors_config=models.VectorParams(
-                        size=dimension, distance=models.Distance.COSINE
-                    ),
-                )
-            except Exception:
-                # Another event loop (or process) created it in the meantime: fine.
-                if not await self.client.collection_exists(self.collection):
-                    raise
-            if not _is_local(self.client):
-                for name, schema in _INDEXED_FIELDS.items():
-                    await self.client.create_payload_index(self.collection, name, schema)
-        self._ready = True
-
     async def _embed(self, text: str) -> list[float]:
         vectors = await self.embedder.embed([text])
         return [float(x) for x in vectors[0]]
@@ -331,7 +307,7 @@ class SemanticCache:
         """
 
         async def search() -> list[Candidate]:
-            await self._ensure_collection()
+            await self._stored.ensure()
             vector = await self._embed(question)
             if self._mirrored:
                 index = await self._index(scope)
@@ -460,7 +436,7 @@ class SemanticCache:
         Raises:
             CacheUnavailableError: Qdrant or the embedder failed or exceeded the timeout.
         """
-        await self._ensure_collection()
+        await self._stored.ensure()
         vectors = await self.embedder.embed([q for q, _ in entries])
         now = self.clock()
         points = []
@@ -500,7 +476,7 @@ class SemanticCache:
 
     async def invalidate(self, entry_id: str) -> int:
         """Remove one entry by id; returns how many were removed (0 or 1)."""
-        await self._ensure_collection()
+        await self._stored.ensure()
         found = await self.client.retrieve(self.collection, ids=[entry_id])
         if not found:
             return 0
@@ -561,7 +537,7 @@ class SemanticCache:
             if question is None:
                 raise ValueError("feedback_wrong_answer needs an entry_id or a question")
             entry_id = scope.point_id(_ENTRY, normalise_question(question))
-        await self._ensure_collection()
+        await self._stored.ensure()
         found = await self.client.retrieve(
             self.collection, ids=[entry_id], with_payload=True, with_vectors=True
         )
@@ -593,13 +569,13 @@ class SemanticCache:
 
     async def is_blocked(self, question: str, answer: Answer, scope: CacheScope) -> bool:
         """True when this answer to this question was reported wrong."""
-        await self._ensure_collection()
+        await self._stored.ensure()
         block_id = scope.point_id(_BLOCK, normalise_question(question), answer_fingerprint(answer))
         return bool(await self.client.retrieve(self.collection, ids=[block_id]))
 
     async def count(self, scope: CacheScope | None = None) -> int:
         """Live and expired entries (not blocks), in one scope or in all."""
-        await self._ensure_collection()
+        await self._stored.ensure()
         conditions: list[models.Condition] = [
             models.FieldCondition(key="kind", match=models.MatchValue(value=_ENTRY))
         ]
@@ -611,7 +587,7 @@ class SemanticCache:
         return result.count
 
     async def _delete_where(self, conditions: list[models.Condition]) -> int:
-        await self._ensure_collection()
+        await self._stored.ensure()
         selector = models.Filter(must=conditions)
         matched = (
             await self.client.count(self.collection, count_filter=selector, exact=True)
@@ -646,11 +622,6 @@ def _sources(answer: Answer) -> list[str]:
     return sorted({s for s in located if s})
 
 
-def _is_local(client: AsyncQdrantClient) -> bool:
-    options = client.init_options
-    return options.get("location") == ":memory:" or options.get("path") is not None
-
-
 _INDEXED_FIELDS: dict[str, models.PayloadSchemaType] = {
     "kind": models.PayloadSchemaType.KEYWORD,
     "tenant": models.PayloadSchemaType.KEYWORD,
@@ -659,6 +630,14 @@ _INDEXED_FIELDS: dict[str, models.PayloadSchemaType] = {
     "sources": models.PayloadSchemaType.KEYWORD,
     "expires_at": models.PayloadSchemaType.FLOAT,
 }
+
+
+def _collection_spec(dimension: int) -> CollectionSpec:
+    return CollectionSpec(
+        vectors=models.VectorParams(size=dimension, distance=models.Distance.COSINE),
+        payload_indexes=_INDEXED_FIELDS,
+    )
+
 
 _CACHES: dict[tuple[str, str, str], SemanticCache] = {}
 """One cache per store and embedding space: its in-process index must see every write."""

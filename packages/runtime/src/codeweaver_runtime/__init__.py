@@ -1,7 +1,4 @@
-"""Shared providers of CodeWeaver: run context, chat models, embeddings, Qdrant, flow log.
-
-Also the local document corpus: loading, chunking, hybrid search and its retrieval evaluation.
-"""
+"""Shared providers of CodeWeaver: run context, chat models, embeddings, Qdrant, flow log."""
 
 import importlib
 from typing import TYPE_CHECKING, Any
@@ -29,17 +26,7 @@ if TYPE_CHECKING:
         default_chat_model_name,
         default_data_dir,
     )
-    from codeweaver_runtime.corpus import CorpusError, DocumentCorpus, IngestReport
     from codeweaver_runtime.delivery import DELIVERY_TAG, chunks_of, speak
-    from codeweaver_runtime.documents import (
-        Chunk,
-        DocumentError,
-        FileTooLarge,
-        SourceDocument,
-        chunk_document,
-        iter_documents,
-        load_document,
-    )
     from codeweaver_runtime.embeddings import (
         Embedder,
         EmbeddingError,
@@ -64,7 +51,6 @@ if TYPE_CHECKING:
     from codeweaver_runtime.private import is_private, private_dir, private_file, tighten
     from codeweaver_runtime.qdrant import close_qdrant_clients, get_qdrant, open_qdrant
     from codeweaver_runtime.replies import json_object_from_text, strip_thinking
-    from codeweaver_runtime.retrieval_eval import RetrievalReport, evaluate_retrieval
     from codeweaver_runtime.secrets import install_log_redaction, redact
     from codeweaver_runtime.structured import METHODS, MethodMemory
     from codeweaver_runtime.tenancy import authenticated_user, run_tenant, scoped_to_caller
@@ -75,20 +61,14 @@ from codeweaver_runtime.infrastructure import infrastructure
 
 _HOMES = {
     "ChatModels": "codeweaver_runtime.chat",
-    "Chunk": "codeweaver_runtime.documents",
     "ConfiguredChatModels": "codeweaver_runtime.chat",
     "ContextError": "codeweaver_runtime.context",
-    "CorpusError": "codeweaver_runtime.corpus",
     "DEFAULT_EMBEDDING_MODEL": "codeweaver_runtime.context",
-    "DocumentCorpus": "codeweaver_runtime.corpus",
-    "DocumentError": "codeweaver_runtime.documents",
     "DELIVERY_TAG": "codeweaver_runtime.delivery",
     "Embedder": "codeweaver_runtime.embeddings",
     "EmbeddingError": "codeweaver_runtime.embeddings",
-    "FileTooLarge": "codeweaver_runtime.documents",
     "INTERNAL_TAG": "codeweaver_runtime.chat",
     "Infrastructure": "codeweaver_runtime.infrastructure",
-    "IngestReport": "codeweaver_runtime.corpus",
     "METHODS": "codeweaver_runtime.structured",
     "MethodMemory": "codeweaver_runtime.structured",
     "ModelCallCounter": "codeweaver_runtime.chat",
@@ -98,11 +78,9 @@ _HOMES = {
     "ModelSpec": "codeweaver_runtime.model_names",
     "OFFLINE": "codeweaver_runtime.model_names",
     "OPERATOR_SETTINGS": "codeweaver_runtime.infrastructure",
-    "RetrievalReport": "codeweaver_runtime.retrieval_eval",
     "RoleUsage": "codeweaver_runtime.chat",
     "RuntimeContext": "codeweaver_runtime.context",
     "SentenceTransformerEmbedder": "codeweaver_runtime.embeddings",
-    "SourceDocument": "codeweaver_runtime.documents",
     "StaticChatModels": "codeweaver_runtime.chat",
     "WithoutThinking": "codeweaver_runtime.chat",
     "add_flow_step": "codeweaver_runtime.flow",
@@ -111,21 +89,17 @@ _HOMES = {
     "build_chat_model": "codeweaver_runtime.chat",
     "call_structured": "codeweaver_runtime.chat",
     "call_text": "codeweaver_runtime.chat",
-    "chunk_document": "codeweaver_runtime.documents",
     "chunks_of": "codeweaver_runtime.delivery",
     "close_qdrant_clients": "codeweaver_runtime.qdrant",
     "default_chat_model_name": "codeweaver_runtime.context",
     "default_data_dir": "codeweaver_runtime.context",
-    "evaluate_retrieval": "codeweaver_runtime.retrieval_eval",
     "get_embedder": "codeweaver_runtime.embeddings",
     "get_qdrant": "codeweaver_runtime.qdrant",
     "hide_error_handlers": "codeweaver_runtime.graphs",
     "infrastructure": "codeweaver_runtime.infrastructure",
     "install_log_redaction": "codeweaver_runtime.secrets",
     "is_private": "codeweaver_runtime.private",
-    "iter_documents": "codeweaver_runtime.documents",
     "json_object_from_text": "codeweaver_runtime.replies",
-    "load_document": "codeweaver_runtime.documents",
     "model_base_url": "codeweaver_runtime.model_names",
     "open_qdrant": "codeweaver_runtime.qdrant",
     "operator_model_names": "codeweaver_runtime.infrastructure",
@@ -162,28 +136,20 @@ __all__ = [
     "OFFLINE",
     "OPERATOR_SETTINGS",
     "ChatModels",
-    "Chunk",
     "ConfiguredChatModels",
     "ContextError",
-    "CorpusError",
-    "DocumentCorpus",
-    "DocumentError",
     "Embedder",
     "EmbeddingError",
-    "FileTooLarge",
     "Infrastructure",
-    "IngestReport",
     "MethodMemory",
     "ModelCallCounter",
     "ModelCallError",
     "ModelNameError",
     "ModelRole",
     "ModelSpec",
-    "RetrievalReport",
     "RoleUsage",
     "RuntimeContext",
     "SentenceTransformerEmbedder",
-    "SourceDocument",
     "StaticChatModels",
     "WithoutThinking",
     "add_flow_step",
@@ -192,21 +158,17 @@ __all__ = [
     "build_chat_model",
     "call_structured",
     "call_text",
-    "chunk_document",
     "chunks_of",
     "close_qdrant_clients",
     "default_chat_model_name",
     "default_data_dir",
-    "evaluate_retrieval",
     "get_embedder",
     "get_qdrant",
     "hide_error_handlers",
     "infrastructure",
     "install_log_redaction",
     "is_private",
-    "iter_documents",
     "json_object_from_text",
-    "load_document",
     "model_base_url",
     "open_qdrant",
     "operator_model_names",

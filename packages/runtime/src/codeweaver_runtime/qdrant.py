@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable
+import weakref
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from qdrant_client import AsyncQdrantClient, QdrantClient
+from qdrant_client import AsyncQdrantClient, QdrantClient, models
 
 from codeweaver_runtime.private import private_dir, tighten
 
@@ -30,6 +32,12 @@ _CREATES_FILES = frozenset({"create_collection", "recreate_collection"})
 def is_embedded(location: str) -> bool:
     """True for ':memory:' and folder paths, False for server URLs."""
     return not location.startswith(("http://", "https://"))
+
+
+def runs_embedded(client: AsyncQdrantClient) -> bool:
+    """True for a client of embedded Qdrant (in memory or a folder), False for a server's."""
+    options = client.init_options
+    return options.get("location") == ":memory:" or options.get("path") is not None
 
 
 class EmbeddedQdrant:
@@ -109,3 +117,77 @@ async def close_qdrant_clients() -> None:
         _CLIENTS.clear()
     for client in clients:
         await client.close()
+
+
+@dataclass(frozen=True)
+class CollectionSpec:
+    """What a collection is made of: its vectors and the payload fields a server indexes."""
+
+    vectors: models.VectorParams | Mapping[str, models.VectorParams]
+    sparse_vectors: Mapping[str, models.SparseVectorParams] | None = None
+    payload_indexes: Mapping[str, models.PayloadSchemaType | models.KeywordIndexParams] = field(
+        default_factory=dict
+    )
+
+
+class QdrantCollection:
+    """A collection created the first time any task needs it, then known to be there.
+
+    The embedder's dimension sizes it; an existing collection is handed to `check` instead
+    (to refuse vectors of another size, say). Another event loop or process creating it in the
+    meantime is fine. Payload indexes are made on a Qdrant server only: embedded Qdrant scans
+    everything and warns that indexes do nothing.
+    """
+
+    def __init__(
+        self,
+        client: AsyncQdrantClient,
+        name: str,
+        spec: Callable[[int], CollectionSpec],
+        dimension: Callable[[], int],
+        *,
+        check: Callable[[models.CollectionInfo, int], None] | None = None,
+    ) -> None:
+        self.client = client
+        self.name = name
+        self._spec = spec
+        self._dimension = dimension
+        self._check = check
+        self._ready = False
+        # One lock per event loop: an asyncio.Lock binds to the loop that first waits on it, and
+        # a process-wide store serves several loops (the server's, a CLI's, each test's).
+        self._locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    async def exists(self) -> bool:
+        """Whether the collection is there, asking Qdrant only until it was set up."""
+        return self._ready or await self.client.collection_exists(self.name)
+
+    async def ensure(self) -> None:
+        """Create the collection unless it exists; tasks of one loop wait for the first."""
+        if self._ready:
+            return
+        async with self._locks.setdefault(asyncio.get_running_loop(), asyncio.Lock()):
+            if not self._ready:  # another task did it while this one waited for the lock
+                await self._set_up()
+                self._ready = True
+
+    async def _set_up(self) -> None:
+        # The first call loads the embedding model, which blocks: keep it off the event loop.
+        dimension = await asyncio.to_thread(self._dimension)
+        if await self.client.collection_exists(self.name):
+            if self._check is not None:
+                self._check(await self.client.get_collection(self.name), dimension)
+            return
+        spec = self._spec(dimension)
+        try:
+            await self.client.create_collection(
+                self.name, vectors_config=spec.vectors, sparse_vectors_config=spec.sparse_vectors
+            )
+        except Exception:
+            if not await self.client.collection_exists(self.name):
+                raise
+        if not runs_embedded(self.client):
+            for field_name, schema in spec.payload_indexes.items():
+                await self.client.create_payload_index(self.name, field_name, schema)

@@ -1,4 +1,9 @@
-"""Text helpers shared by the offline engine: cleaning, language, words and sentences."""
+"""Text helpers shared by the offline engines of every graph.
+
+Cleaning, language by script, words and sentences, the Korean programming glossary, the prose
+of a message without its code, and the intent of a question: one home, so the search subgraph
+run alone reads a question exactly as the main graph does.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,14 @@ import re
 import unicodedata
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from codeweaver_schema import Intent
+
+if TYPE_CHECKING:
+    from codeweaver_runtime.embeddings import Embedder
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]|[A-Za-z]|\d+(?:\.\d+)*|[\uac00-\ud7a3]+")
@@ -305,3 +318,88 @@ def english_gloss(text: str) -> str:
         else:
             i += 1
     return " ".join(dict.fromkeys(t for t in terms if t not in STOPWORDS))
+
+
+# --- prose and intent ------------------------------------------------------------------------
+
+_CODE_FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_TRACE_LINE = re.compile(
+    r"^\s*(Traceback \(most recent call last\)|File \".*\", line \d+|at [\w.$]+\(.*\)"
+    r"|\w+(Error|Exception)\b.*:|Exception in thread \"|Caused by: |Uncaught \w*(Error|Exception)"
+    r"|\.\.\. \d+ more$)"
+)
+_INDENTED_CODE = re.compile(r"^(?: {4}|\t)\S")
+
+
+def prose_only(text: str) -> str:
+    """The text without code blocks, inline code, indented code and stack-trace lines."""
+    without_fences = _CODE_FENCE.sub("\n", text)
+    without_inline = _INLINE_CODE.sub("code", without_fences)
+    kept = [
+        line
+        for line in without_inline.splitlines()
+        if not _TRACE_LINE.match(line) and not _INDENTED_CODE.match(line)
+    ]
+    return "\n".join(kept)
+
+
+_DEBUGGING = re.compile(
+    r"traceback|stack ?trace|\b\w+(error|exception)\b|\berror\b|\bexception\b|\bfail(s|ed|ing)?\b"
+    r"|\bcrash(es|ed)?\b|\bbug\b|\bbroken\b|doesn'?t work|not working|\braises?\b|segfault"
+    r"|\bhangs?\b|unexpected(ly)?|wrong (output|result)|에러|오류|예외|작동하지|안 ?돼",
+    re.IGNORECASE,
+)
+_CODE_REVIEW = re.compile(
+    r"\breview\b|\brefactor|\bimprove (this|my)\b|is (this|my) (code )?(good|ok|okay|correct|"
+    r"idiomatic|pythonic|clean)|code smell|\bcritique\b|feedback on (this|my)|리뷰|개선",
+    re.IGNORECASE,
+)
+
+INTENT_PROTOTYPES: dict[Intent, tuple[str, ...]] = {
+    "debugging": (
+        "Why does my code raise this error and how do I fix it?",
+        "My program crashes with an exception.",
+        "This function returns the wrong result, what is the bug?",
+        "How do I fix this error message?",
+    ),
+    "learning": (
+        "How do I do this in Python?",
+        "What is the difference between these two concepts?",
+        "Explain how this language feature works.",
+        "What is the best way to accomplish this task?",
+    ),
+    "code_review": (
+        "Please review my code and suggest improvements.",
+        "Is this implementation idiomatic and correct?",
+        "How can I refactor this function to be cleaner?",
+        "What problems do you see in this code?",
+    ),
+}
+
+
+async def classify_intent(question: str, embedder: Embedder | None) -> tuple[Intent, str]:
+    """Rules first, then the nearest intent description by embedding (when there is one)."""
+    prose = prose_only(question)
+    if _CODE_REVIEW.search(question):
+        return "code_review", "asks for a review of code"
+    if _DEBUGGING.search(question) or "Traceback (most recent call last)" in question:
+        return "debugging", "mentions an error, exception or failure"
+    basis = prose or question
+    if detect_language(basis) != "en":
+        # The embedder reads English: compare the question's English terms, if it has any.
+        latin = " ".join(w for w in content_words(basis) if w.isascii())
+        basis = f"{latin} {english_gloss(basis)}".strip()
+        if not basis:
+            return "learning", "no English terms to compare; learning is the common case"
+    if embedder is None:
+        return "learning", "no rule matched and no embedder; learning is the common case"
+    labels: list[Intent] = []
+    texts: list[str] = []
+    for intent, examples in INTENT_PROTOTYPES.items():
+        labels.extend([intent] * len(examples))
+        texts.extend(examples)
+    vectors = await embedder.embed([basis, *texts])
+    sims = vectors[1:] @ vectors[0]
+    best = int(np.argmax(sims))
+    return labels[best], f"closest to '{texts[best]}' ({float(sims[best]):.2f})"

@@ -29,14 +29,6 @@ EVIDENCE_CHARS = 1500
 """Characters of an item that are embedded and shown to a model: its most relevant part."""
 MAX_ASPECTS = 5
 
-_DEBUGGING = re.compile(
-    r"\b(error|exception|traceback|stack ?trace|fails?|failing|failed|crash\w*|bug|broken|"
-    r"not working|doesn'?t work|raises?|segfault|undefined|warning|cannot|can'?t)\b",
-    re.IGNORECASE,
-)
-_REVIEW = re.compile(
-    r"\b(review|refactor\w*|code smell|improve (this|my) code|cleaner|idiomatic)\b", re.IGNORECASE
-)
 _IDENTIFIER = re.compile(r"[._]|[a-z][A-Z]|\d|\(\)")
 
 
@@ -58,15 +50,6 @@ _ADDRESSES_ASSISTANT = re.compile(
 def addresses_assistant(text: str) -> bool:
     """Whether a sentence gives orders to an AI reader (a prompt injection), not information."""
     return bool(_ADDRESSES_ASSISTANT.search(text))
-
-
-def infer_intent(question: str) -> Intent:
-    """Debugging, code review or learning, from the question's wording."""
-    if _REVIEW.search(question):
-        return "code_review"
-    if _DEBUGGING.search(question):
-        return "debugging"
-    return "learning"
 
 
 def usable(evidence: Evidence) -> bool:

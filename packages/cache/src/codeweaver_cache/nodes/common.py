@@ -24,7 +24,7 @@ def cache_factory(cache: SemanticCache | None) -> CacheFactory:
     """An injected cache wins; otherwise the process-wide cache the run context names."""
     if cache is not None:
         return lambda _context: cache
-    return SemanticCache.from_context
+    return lambda context: SemanticCache.shared(timeout_s=context.cache_timeout_s)
 
 
 def error(node: str, kind: ErrorKind, exc: BaseException) -> ErrorRecord:

@@ -8,17 +8,18 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
-from codeweaver_runtime import traced
+from codeweaver_runtime import EmbeddingError, traced
 from codeweaver_runtime.text import (
+    classify_intent,
     clean_text,
     collapse_whitespace,
     detect_language,
     truncate,
 )
-from codeweaver_schema import ErrorKind, ErrorRecord, SourceName
+from codeweaver_schema import ErrorKind, ErrorRecord, Intent, SourceName
 from codeweaver_search.context import SearchContext
 from codeweaver_search.nodes.deps import SearchDeps, SearchNode, search_context
-from codeweaver_search.offline import english_terms, infer_intent, refine
+from codeweaver_search.offline import english_terms, refine
 from codeweaver_search.sources import RateLimited, Source
 from codeweaver_search.state import SearchState
 
@@ -64,6 +65,16 @@ def available_sources(
     return active, skipped
 
 
+async def _intent(question: str, deps: SearchDeps, context: SearchContext) -> Intent:
+    """The intent the main graph's offline analysis would find: rules, then the embedder."""
+    # The analysis falls back to rules alone when the embedder fails; so does a search alone.
+    try:
+        intent, _ = await classify_intent(question, deps.embedder_for(context))
+    except EmbeddingError:
+        intent, _ = await classify_intent(question, None)
+    return intent
+
+
 def make_prepare(deps: SearchDeps) -> SearchNode:
     """The first round's query: the analysed question, its intent and language."""
 
@@ -72,7 +83,7 @@ def make_prepare(deps: SearchDeps) -> SearchNode:
         context = search_context(runtime)
         question = truncate(collapse_whitespace(clean_text(_question(state))), MAX_QUESTION_CHARS)
         analysis = state.get("analysis")
-        intent = analysis.intent if analysis else infer_intent(question)
+        intent = analysis.intent if analysis else await _intent(question, deps, context)
         language = analysis.language if analysis else detect_language(question)
         # Evidence is mostly English: a question in another language is searched with its
         # English terms (identifiers it writes, glossed words), when it has any.

@@ -6,8 +6,8 @@ import threading
 from collections.abc import Callable, Mapping
 
 from codeweaver_corpus.pydocs.reference import PythonReference
+from codeweaver_corpus.store import DocumentCorpus
 from codeweaver_runtime import get_embedder, get_qdrant
-from codeweaver_runtime.corpus import DocumentCorpus
 from codeweaver_runtime.infrastructure import Infrastructure
 from codeweaver_runtime.infrastructure import infrastructure as operator_infrastructure
 from codeweaver_schema import SourceName

@@ -19,7 +19,7 @@ from codeweaver_search.sources.errors import PartialResults, SourceError
 
 
 class Corpus(Protocol):
-    """What the local source needs from `codeweaver_runtime.corpus.DocumentCorpus`."""
+    """What the local source needs from `codeweaver_corpus.store.DocumentCorpus`."""
 
     async def search(self, query: str, *, k: int = 8, neighbours: bool = True) -> list[Evidence]:
         """Chunks for a query, best first, with their neighbouring chunks."""

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from qdrant_client import AsyncQdrantClient
 
+from codeweaver_corpus.documents import SourceDocument
+from codeweaver_corpus.store import CorpusError, DocumentCorpus, query_vector
 from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder, open_qdrant
-from codeweaver_runtime.corpus import CorpusError, DocumentCorpus, query_vector
-from codeweaver_runtime.documents import SourceDocument
 from codeweaver_runtime.embeddings import Vectors
 from codeweaver_schema import Evidence, LocalMeta, stable_id
 

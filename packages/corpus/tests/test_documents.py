@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from codeweaver_runtime.documents import (
+from codeweaver_corpus.documents import (
     DocumentError,
     SourceDocument,
     chunk_document,

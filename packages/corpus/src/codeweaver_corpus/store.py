@@ -23,7 +23,6 @@ import hashlib
 import re
 import time
 import uuid
-import weakref
 import zlib
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
@@ -32,8 +31,9 @@ from dataclasses import dataclass
 import numpy as np
 from qdrant_client import AsyncQdrantClient, models
 
-from codeweaver_runtime.documents import Chunk, SourceDocument, chunk_document
+from codeweaver_corpus.documents import Chunk, SourceDocument, chunk_document
 from codeweaver_runtime.embeddings import Embedder, Vectors
+from codeweaver_runtime.qdrant import CollectionSpec, QdrantCollection
 from codeweaver_runtime.text import STOPWORDS, words
 from codeweaver_schema import Evidence, LocalMeta, stable_id
 
@@ -157,6 +157,19 @@ def evidence_title(title: str, section: str | None) -> str:
     return f"{title} — {section}" if section else title
 
 
+def _collection_spec(dimension: int) -> CollectionSpec:
+    return CollectionSpec(
+        vectors={DENSE: models.VectorParams(size=dimension, distance=models.Distance.COSINE)},
+        sparse_vectors={LEXICAL: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+        payload_indexes={
+            "tenant": models.KeywordIndexParams(
+                type=models.KeywordIndexType.KEYWORD, is_tenant=True
+            ),
+            "doc_id": models.PayloadSchemaType.KEYWORD,
+        },
+    )
+
+
 class DocumentCorpus:
     """One tenant's view of the local document collection: it reads and writes its own only."""
 
@@ -204,10 +217,12 @@ class DocumentCorpus:
         self._feedback_chunks = feedback_chunks
         self._feedback_weight = feedback_weight
         self._max_per_document = max_chunks_per_document
-        self._ready = False
-        # One lock per event loop: an asyncio.Lock binds to the first loop that waits on it.
-        self._locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
-            weakref.WeakKeyDictionary()
+        self._stored = QdrantCollection(
+            client,
+            collection,
+            _collection_spec,
+            lambda: embedder.dimension,
+            check=self._check_dimension,
         )
 
     def settings(self) -> dict[str, str | int | float]:
@@ -237,56 +252,14 @@ class DocumentCorpus:
         """What a search may see: this tenant's documents."""
         return self._tenant_filter()
 
-    def _is_embedded(self) -> bool:
-        options = self._client.init_options
-        return options.get("location") == ":memory:" or options.get("path") is not None
-
-    async def _exists(self) -> bool:
-        if self._ready:
-            return True
-        return await self._client.collection_exists(self.collection)
-
-    async def _ensure_collection(self) -> None:
-        if self._ready:
-            return
-        async with self._locks.setdefault(asyncio.get_running_loop(), asyncio.Lock()):
-            await self._create_collection_once()
-
-    async def _create_collection_once(self) -> None:
-        if self._ready:  # another task did it while this one waited for the lock
-            return
-        # The first call loads the model, which blocks: keep it off the event loop.
-        dimension = await asyncio.to_thread(lambda: self._embedder.dimension)
-        if await self._client.collection_exists(self.collection):
-            info = await self._client.get_collection(self.collection)
-            vectors = info.config.params.vectors
-            size = vectors[DENSE].size if isinstance(vectors, dict) and DENSE in vectors else None
-            if size != dimension:
-                raise CorpusError(
-                    f"collection {self.collection!r} holds {size}-dimensional vectors, but "
-                    f"{self._embedder.model_id} makes {dimension}; use another collection"
-                )
-        else:
-            await self._client.create_collection(
-                self.collection,
-                vectors_config={
-                    DENSE: models.VectorParams(size=dimension, distance=models.Distance.COSINE)
-                },
-                sparse_vectors_config={
-                    LEXICAL: models.SparseVectorParams(modifier=models.Modifier.IDF)
-                },
+    def _check_dimension(self, existing: models.CollectionInfo, dimension: int) -> None:
+        vectors = existing.config.params.vectors
+        size = vectors[DENSE].size if isinstance(vectors, dict) and DENSE in vectors else None
+        if size != dimension:
+            raise CorpusError(
+                f"collection {self.collection!r} holds {size}-dimensional vectors, but "
+                f"{self._embedder.model_id} makes {dimension}; use another collection"
             )
-            if not self._is_embedded():
-                # Embedded Qdrant scans everything and warns that indexes do nothing.
-                await self._client.create_payload_index(
-                    self.collection,
-                    "tenant",
-                    models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=True),
-                )
-                await self._client.create_payload_index(
-                    self.collection, "doc_id", models.PayloadSchemaType.KEYWORD
-                )
-        self._ready = True
 
     def _point_id(self, doc_id: str, chunk_index: int) -> str:
         digest = hashlib.sha256(f"{self.tenant}\x1f{doc_id}\x1f{chunk_index}".encode()).digest()
@@ -296,7 +269,7 @@ class DocumentCorpus:
 
     async def count(self) -> int:
         """Number of chunks this tenant has stored."""
-        if not await self._exists():
+        if not await self._stored.exists():
             return 0
         result = await self._client.count(
             self.collection, count_filter=self._tenant_filter(), exact=True
@@ -314,7 +287,7 @@ class DocumentCorpus:
         What the store holds, whatever a manifest says: `codeweaver ingest` reconciles the two,
         so a run killed before it could record its progress leaves nothing behind.
         """
-        if not await self._exists():
+        if not await self._stored.exists():
             return {}
         found: dict[str, str] = {}
         first_chunk = models.FieldCondition(key="chunk_index", match=models.MatchValue(value=0))
@@ -336,7 +309,7 @@ class DocumentCorpus:
 
     async def _stored_documents(self) -> dict[str, tuple[str, str, int]]:
         """doc_id -> (content hash, embedding model, chunk count), read from each chunk 0."""
-        if not await self._exists():
+        if not await self._stored.exists():
             return {}
         found: dict[str, tuple[str, str, int]] = {}
         first_chunk = models.FieldCondition(key="chunk_index", match=models.MatchValue(value=0))
@@ -382,7 +355,7 @@ class DocumentCorpus:
             What was added, replaced and skipped.
         """
         started = time.perf_counter()
-        await self._ensure_collection()
+        await self._stored.ensure()
         stored = await self._stored_documents()
         model_id = self._embedder.model_id
         unique = {doc.doc_id: doc for doc in docs}
@@ -496,7 +469,7 @@ class DocumentCorpus:
         Returns:
             How many of them were stored and are now gone.
         """
-        if not doc_ids or not await self._exists():
+        if not doc_ids or not await self._stored.exists():
             return 0
         present = set(doc_ids) & set(await self.documents())
         if present:
@@ -524,7 +497,7 @@ class DocumentCorpus:
         Returns:
             The ranked hits, best first, then their neighbours.
         """
-        if not query.strip() or k <= 0 or not await self._exists():
+        if not query.strip() or k <= 0 or not await self._stored.exists():
             return []
         tenant = self._readable_filter()
         vector = (await self._embedder.embed([query]))[0]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from codeweaver_runtime import DocumentError, FileTooLarge, iter_documents, load_document
-from codeweaver_runtime.documents import path_problem, read_file
+from codeweaver_corpus import DocumentError, FileTooLarge, iter_documents, load_document
+from codeweaver_corpus.documents import path_problem, read_file
 
 # A FIFO opened for reading would wait for a writer for ever; the guard turns that into a failure.
 pytestmark = pytest.mark.timeout(30)

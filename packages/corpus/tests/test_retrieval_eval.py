@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from qdrant_client import AsyncQdrantClient
 
+from codeweaver_corpus.retrieval_eval import eval_document_paths, evaluate_retrieval
+from codeweaver_corpus.store import DocumentCorpus
 from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder, open_qdrant
-from codeweaver_runtime.corpus import DocumentCorpus
-from codeweaver_runtime.retrieval_eval import eval_document_paths, evaluate_retrieval
 
 DATA = Path(__file__).resolve().parents[3] / "data"
 DOC_FILES = [

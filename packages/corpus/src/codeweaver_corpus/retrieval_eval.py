@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from codeweaver_runtime.corpus import DocumentCorpus, IngestReport
-from codeweaver_runtime.documents import SourceDocument, load_document
+from codeweaver_corpus.documents import SourceDocument, load_document
+from codeweaver_corpus.store import DocumentCorpus, IngestReport
 from codeweaver_schema import LocalMeta
 
 _EVAL_SUFFIXES = (".rst.txt", ".md", ".txt")
