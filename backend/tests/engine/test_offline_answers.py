@@ -114,6 +114,22 @@ async def test_an_operation_of_a_type_is_answered_in_its_own_form(
     assert answer.citations[0].url == "https://docs.python.org/3.11/library/stdtypes.html#dict"
 
 
+@pytest.mark.parametrize(
+    ("question", "shown"),
+    [
+        ("How to split a string into words separated by runs of whitespace?", "'1 2 3'.split()"),
+        ("How do I split a string on commas with a separator?", "'1,2,3'.split(',')"),
+    ],
+)
+async def test_the_example_is_the_one_the_docs_introduce_for_what_is_asked(
+    index: DocsIndex, embedder: Embedder, question: str, shown: str
+) -> None:
+    evidence = [unit(index, "str.split", 0.9)]
+    answer = await extractive_answer(question, analysis(question), evidence, embedder)
+    example = answer.text.split("**Example** [1]\n```python\n", 1)[1].split("```", 1)[0]
+    assert example.startswith(f">>> {shown}")
+
+
 async def test_an_api_without_an_example_shows_one_from_other_evidence(
     index: DocsIndex, embedder: Embedder
 ) -> None:

@@ -58,6 +58,9 @@ MAX_ALTERNATIVES = 2
 REVERSED_TASK_PENALTY = 0.2
 """Evidence found through a task converting the other way ranks this much lower."""
 MAX_SENTENCES = 3
+LEAD_IN_WEIGHT = 1.0
+"""How much the prose that introduces an example counts when choosing the example."""
+LEAD_IN_CHARS = 300
 MAX_EXAMPLE_LINES = 14
 
 _FENCED = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
@@ -420,9 +423,24 @@ async def _example_for(draft: _Draft, item: int, api: str) -> tuple[int, str] | 
     in_entry = [c for c in candidates if c[0] == item]
     pool = [c for c in in_entry if _uses(c[1], form)] or in_entry or candidates
     scores = await _rank_texts(f"{draft.basis} {api}", [b for _, b in pool], draft.embedder)
-    best = max(range(len(pool)), key=lambda i: scores[i] + _example_shape(pool[i][1]))
+    # An entry's examples follow the sentence they illustrate ("If sep is not given, runs of
+    # whitespace are one separator ... For example:"): the prose before a block says what it shows.
+    lead_ins = [_lead_in(draft.evidence[i].content, block) for i, block in pool]
+    told = await _rank_texts(draft.basis, lead_ins, draft.embedder)
+    best = max(
+        range(len(pool)),
+        key=lambda i: scores[i] + LEAD_IN_WEIGHT * told[i] + _example_shape(pool[i][1]),
+    )
     where, block = pool[best]
     return where, _example(block)
+
+
+def _lead_in(content: str, block: str) -> str:
+    """The prose just before a code block in its item: what the example is said to show."""
+    at = content.find(block.splitlines()[0]) if block else -1
+    before = content[:at] if at > 0 else ""
+    prose = _prose(_FENCED.sub("\n\n", before)).strip().removesuffix("```").strip()
+    return prose[-LEAD_IN_CHARS:]
 
 
 def _example_shape(block: str) -> float:
