@@ -37,7 +37,6 @@ from codeweaver.cli import _auth_summary, app
 from codeweaver.context import Context
 from codeweaver.feedback import FeedbackInput, build_feedback_graph
 from codeweaver_cache import (
-    CacheContext,
     CacheState,
     SemanticCache,
     build_cache_lookup_graph,
@@ -390,7 +389,7 @@ async def test_the_cache_graphs_scope_entries_by_the_caller_not_the_context(
         "question": question,
         "analysis": analysis,
     }
-    context = CacheContext(tenant="alice")
+    context = Context(tenant="alice")
     stored = await store.ainvoke(
         turn | {"answer": answer}, server_config("alice", "s"), context=context
     )

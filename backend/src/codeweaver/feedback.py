@@ -16,7 +16,8 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
-from codeweaver_cache import CacheContext, CacheUnavailableError, SemanticCache
+from codeweaver.context import Context
+from codeweaver_cache import CacheUnavailableError, SemanticCache
 from codeweaver_runtime import run_tenant
 
 
@@ -42,7 +43,7 @@ class FeedbackState(FeedbackInput, FeedbackOutput, total=False):
     """Input and outcome of one report."""
 
 
-FeedbackGraph = CompiledStateGraph[FeedbackState, CacheContext, FeedbackInput, FeedbackOutput]
+FeedbackGraph = CompiledStateGraph[FeedbackState, Context, FeedbackInput, FeedbackOutput]
 
 
 def build_feedback_graph(*, cache: SemanticCache | None = None) -> FeedbackGraph:
@@ -53,9 +54,10 @@ def build_feedback_graph(*, cache: SemanticCache | None = None) -> FeedbackGraph
     """
 
     async def report_wrong_answer(
-        state: FeedbackState, runtime: Runtime[CacheContext]
+        state: FeedbackState, runtime: Runtime[Context]
     ) -> dict[str, Any]:
-        context = runtime.context if runtime.context is not None else CacheContext()
+        # The main graph's settings: its answers were cached under its corpus version.
+        context = runtime.context if runtime.context is not None else Context()
         entry_id = (state.get("entry_id") or "").strip() or None
         question = (state.get("question") or "").strip() or None
         if entry_id is None and question is None:
@@ -88,7 +90,7 @@ def build_feedback_graph(*, cache: SemanticCache | None = None) -> FeedbackGraph
         FeedbackState,
         input_schema=FeedbackInput,
         output_schema=FeedbackOutput,
-        context_schema=CacheContext,
+        context_schema=Context,
     )
     builder.add_node("report_wrong_answer", report_wrong_answer)
     builder.add_edge(START, "report_wrong_answer")

@@ -8,7 +8,6 @@ entries written by the old release are invisible (not deleted) and answers are c
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 from pathlib import Path
 
 from codeweaver_corpus.pydocs import DOCS_VERSION, PACKAGED_INDEX
@@ -17,10 +16,13 @@ ENGINE = Path(__file__).resolve().parent
 """The offline answer engine's modules: what they say is what the cache stores."""
 
 
-@lru_cache(maxsize=1)
 def answers_version() -> str:
-    """This release's version of answers: see `fingerprint`."""
-    return fingerprint(PACKAGED_INDEX / "manifest.json", ENGINE)
+    """This release's version of answers: see `fingerprint`.
+
+    Computed once, when this module is imported: a run context is built inside the server's
+    event loop (the auth handler validates one), where reading files would block it.
+    """
+    return _ANSWERS_VERSION
 
 
 def fingerprint(manifest: Path, engine: Path) -> str:
@@ -35,3 +37,6 @@ def fingerprint(manifest: Path, engine: Path) -> str:
         digest.update(module.name.encode())
         digest.update(module.read_bytes())
     return f"pydocs-{DOCS_VERSION}-{digest.hexdigest()[:12]}"
+
+
+_ANSWERS_VERSION = fingerprint(PACKAGED_INDEX / "manifest.json", ENGINE)
