@@ -22,6 +22,17 @@ REPO = Path(__file__).resolve().parents[1]
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
+def screenshot_path(name: str, tmp_path: Path) -> Path:
+    """Where a browser test saves its picture of the page.
+
+    In the test's own folder, so that running the suite leaves the checkout as it was; in
+    `docs/` (the README's images) when `CODEWEAVER_UPDATE_SCREENSHOTS=1`.
+    """
+    if os.environ.get("CODEWEAVER_UPDATE_SCREENSHOTS") == "1":
+        return REPO / "docs" / name
+    return tmp_path / name
+
+
 def free_port() -> int:
     """A port nobody listens on right now."""
     with socket.socket() as s:

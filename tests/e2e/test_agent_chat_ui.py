@@ -23,12 +23,12 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS
-from tests.support import REPO, Server, free_port
+from tests.support import REPO, Server, free_port, screenshot_path
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(1200)]
 
 QUESTION = "How do I reverse a list in Python?"
-SCREENSHOT = REPO / "docs" / "screenshot-agent-chat-ui.png"
+SCREENSHOT = "screenshot-agent-chat-ui.png"
 
 
 def built_page() -> Path:
@@ -58,7 +58,10 @@ def page_url() -> Iterator[str]:
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
-def test_agent_chat_ui_shows_a_streamed_cited_answer(server: Server, page_url: str) -> None:
+def test_agent_chat_ui_shows_a_streamed_cited_answer(
+    server: Server, page_url: str, tmp_path: Path
+) -> None:
+    picture = screenshot_path(SCREENSHOT, tmp_path)
     from playwright.sync_api import expect, sync_playwright
 
     token = next(iter(server.tokens.values()))
@@ -83,5 +86,6 @@ def test_agent_chat_ui_shows_a_streamed_cited_answer(server: Server, page_url: s
         assert sent[0].get("x-api-key") == token
         # Sources are a list: each citation is its own item with its own link.
         assert page.locator("li:has(a[href^='http'])").count() >= 1
-        page.screenshot(path=str(SCREENSHOT), full_page=True)
+        page.screenshot(path=str(picture), full_page=True)
         browser.close()
+    assert picture.stat().st_size > 10_000

@@ -15,11 +15,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.support import REPO, Server, free_port
+from tests.support import Server, free_port, screenshot_path
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
 
@@ -33,7 +34,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SCREENSHOT = REPO / "docs" / "screenshot-chat.png"
+SCREENSHOT = "screenshot-chat.png"
 QUESTION = "How do I reverse a list in Python?"
 FOLLOW_UP = "Can you show an example of that?"
 
@@ -72,7 +73,10 @@ def ui_url(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
-def test_chat_page_streams_cites_follows_up_and_survives_a_reload(ui_url: str) -> None:
+def test_chat_page_streams_cites_follows_up_and_survives_a_reload(
+    ui_url: str, tmp_path: Path
+) -> None:
+    picture = screenshot_path(SCREENSHOT, tmp_path)
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as playwright:
@@ -111,10 +115,10 @@ def test_chat_page_streams_cites_follows_up_and_survives_a_reload(ui_url: str) -
             page.locator("#cw-input textarea").fill(QUESTION)
             page.locator("#cw-send").click()
             expect(page.locator("#cw-details")).to_contain_text("Served from the cache")
-            page.screenshot(path=str(SCREENSHOT))
+            page.screenshot(path=str(picture))
 
             page.locator("#cw-wrong").click()
             expect(page.locator("#cw-status")).to_contain_text("removed")
         finally:
             browser.close()
-    assert SCREENSHOT.stat().st_size > 10_000
+    assert picture.stat().st_size > 10_000
