@@ -792,8 +792,14 @@ def token() -> None:
 def bench(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     iterations: Annotated[
-        int, typer.Option("--iterations", min=1, help="Recorded runs per path and profile.")
-    ] = 20,
+        int | None,
+        typer.Option(
+            "--iterations",
+            min=1,
+            help="Recorded runs per path and profile (default 20); with --cli, fresh and "
+            "repeat questions per design and .pyc mode (default 5, at most 10).",
+        ),
+    ] = None,
     no_server: Annotated[
         bool, typer.Option("--no-server", help="Skip the LangGraph Server measurement.")
     ] = False,
@@ -803,15 +809,57 @@ def bench(
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Also draw latency by path to this PNG.")
     ] = None,
+    cli: Annotated[
+        bool,
+        typer.Option(
+            "--cli",
+            help="Time the real `codeweaver ask` as new processes instead: cold and warm, "
+            "cache hit and fresh, p50/p95 wall and peak memory, against the design before.",
+        ),
+    ] = False,
+    cold_runs: Annotated[
+        int,
+        typer.Option("--cold-runs", min=1, help="With --cli: first questions on fresh data dirs."),
+    ] = 2,
+    design: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--design",
+            help="With --cli: onnx (current) and/or sentence-transformers (before); default both.",
+        ),
+    ] = None,
+    bytecode: Annotated[
+        list[str] | None,
+        typer.Option("--bytecode", help="With --cli: installed (.pyc) and/or none; default both."),
+    ] = None,
 ) -> None:
     """Model calls, latency against the critical path, overhead, cache lookups, the server.
 
     Fake chat models and sources with set latencies (docs/PERFORMANCE.md), the real embedder.
+    With --cli: the real CLI, each answer from a new process (`codeweaver.cli_bench`).
     """
+    if cli:
+        from codeweaver.cli_bench import BYTECODE_MODES, DESIGNS, run_cli_bench
+
+        with err.status("benchmarking `codeweaver ask` in new processes…"):
+            try:
+                cli_report = run_cli_bench(
+                    iterations=iterations or 5,
+                    cold_runs=cold_runs,
+                    designs=design or DESIGNS,
+                    bytecode=bytecode or BYTECODE_MODES,
+                )
+            except ValueError as exc:
+                raise typer.BadParameter(str(exc)) from None
+        if as_json:
+            sys.stdout.write(cli_report.to_json() + "\n")
+        else:
+            sys.stdout.write(cli_report.table() + "\n")
+        return
     from codeweaver.bench import run_bench
 
     with err.status("benchmarking (fake models and sources, real embedder)…"):
-        report = run_bench(iterations=iterations, server=not no_server, quick=quick)
+        report = run_bench(iterations=iterations or 20, server=not no_server, quick=quick)
     if plot is not None:
         report.plot(plot)
     if as_json:

@@ -1,0 +1,361 @@
+"""`codeweaver bench --cli`: the real `codeweaver ask`, each answer from a new process.
+
+What a developer at a terminal waits for: the process starts, imports, loads the model and the
+bundled index, answers offline and exits. For each design (`onnx`, the current one, and
+`sentence-transformers`, the design before, selected by `CODEWEAVER_EMBEDDING_RUNTIME`) and
+each bytecode mode (`installed`: the .pyc files `uv sync` compiled; `none`: no .pyc at all, as
+on a machine with PYTHONDONTWRITEBYTECODE=1 and an uncompiled install), it runs:
+
+- cold: the first question on a fresh data directory and an empty model cache (the ONNX model
+  is converted then, and the store and thread database created);
+- fresh: new questions from new processes on the now warm data directory (cache misses);
+- repeat: the same questions again from new processes (cache hits).
+
+Each run's wall time is measured around the process from outside, its peak memory is the
+kernel's accounting of the finished child (`wait4`). Every run uses its own temporary folders
+outside the project; the designs' answers to the same questions are compared.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+DESIGNS = ("onnx", "sentence-transformers")
+"""The current design first, the previous one (the baseline) second."""
+BYTECODE_MODES = ("installed", "none")
+COLD_QUESTION = "How do I reverse a list in Python?"
+QUESTIONS = (
+    "How do I sort a dictionary by value?",
+    "How do I make a time delay?",
+    "How do I read a file line by line?",
+    "How can I check if a file exists?",
+    "How do I run a shell command and get its output?",
+    "How do I parse command line arguments?",
+    "How do I get the current date and time?",
+    "How do I convert a string to an integer?",
+    "How do I merge two dictionaries?",
+    "How do I remove duplicates from a list?",
+)
+GOALS_S = {"repeat": 2.0, "fresh": 4.0, "cold": 20.0}
+"""Issue 14: a repeat question from a new process, a fresh offline question, the first question
+on a fresh data directory (wall seconds, on two idle cores)."""
+GOAL_NAMES = {
+    "repeat": "repeat question (cache hit), new process",
+    "fresh": "fresh offline question, new process",
+    "cold": "first question on a fresh data dir",
+}
+
+
+@dataclass(frozen=True)
+class Run:
+    """One `codeweaver ask --json` process."""
+
+    question: str
+    wall_s: float
+    peak_rss_mb: float
+    exit_code: int
+    cache_hit: bool | None
+    in_run_s: float | None
+    answer: str
+
+
+@dataclass
+class Series:
+    """The runs of one kind (cold, fresh, repeat) under one design and bytecode mode."""
+
+    runs: list[Run] = field(default_factory=list)
+
+    def wall(self, quantile: float) -> float:
+        """The wall time at a quantile (nearest rank), in seconds."""
+        return _quantile([r.wall_s for r in self.runs], quantile)
+
+    def peak_rss_mb(self) -> float:
+        """The largest peak memory of one process among the runs."""
+        return max((r.peak_rss_mb for r in self.runs), default=0.0)
+
+    def summary(self) -> dict[str, float | int]:
+        """p50 and p95 wall, median in-graph time, peak memory, cache hits and failures."""
+        in_run = [r.in_run_s for r in self.runs if r.in_run_s is not None]
+        return {
+            "runs": len(self.runs),
+            "p50_s": round(self.wall(0.5), 2),
+            "p95_s": round(self.wall(0.95), 2),
+            "in_graph_p50_s": round(statistics.median(in_run), 2) if in_run else 0.0,
+            "peak_rss_mb": round(self.peak_rss_mb(), 1),
+            "cache_hits": sum(1 for r in self.runs if r.cache_hit),
+            "failures": sum(1 for r in self.runs if r.exit_code != 0),
+        }
+
+
+def _quantile(values: Sequence[float], quantile: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(quantile * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+@dataclass
+class CliBenchReport:
+    """Every series by design and bytecode mode, and what they are measured against."""
+
+    machine: dict[str, str | int | float]
+    series: dict[str, dict[str, dict[str, Series]]]
+    """design -> bytecode mode -> kind (cold, fresh, repeat) -> runs."""
+    install: dict[str, float]
+    load_before: float
+    load_after: float
+
+    def summaries(self) -> dict[str, dict[str, dict[str, dict[str, float | int]]]]:
+        """The series as figures."""
+        return {
+            design: {
+                mode: {kind: series.summary() for kind, series in kinds.items()}
+                for mode, kinds in modes.items()
+            }
+            for design, modes in self.series.items()
+        }
+
+    def answers_identical(self) -> tuple[int, int]:
+        """(questions answered alike by every design, questions compared)."""
+        by_question: dict[str, set[str]] = {}
+        for modes in self.series.values():
+            for kinds in modes.values():
+                for series in kinds.values():
+                    for run in series.runs:
+                        if run.exit_code == 0:
+                            by_question.setdefault(run.question, set()).add(run.answer)
+        alike = sum(1 for answers in by_question.values() if len(answers) == 1)
+        return alike, len(by_question)
+
+    def to_json(self) -> str:
+        """One JSON object: figures, every run, the machine and the goals."""
+        alike, compared = self.answers_identical()
+        return json.dumps(
+            {
+                "machine": self.machine,
+                "load_average_1m": {"before": self.load_before, "after": self.load_after},
+                "goals_s": GOALS_S,
+                "figures": self.summaries(),
+                "answers_identical": {"alike": alike, "compared": compared},
+                "install_mb": self.install,
+                "runs": {
+                    design: {
+                        mode: {kind: [asdict(r) for r in s.runs] for kind, s in kinds.items()}
+                        for mode, kinds in modes.items()
+                    }
+                    for design, modes in self.series.items()
+                },
+            },
+            indent=2,
+            ensure_ascii=False,
+        )
+
+    def table(self) -> str:
+        """Markdown tables: every figure, then the goals against the current design."""
+        lines = [
+            f"CLI from new processes · {self.machine['cores']} cores · load average (1 min) "
+            f"{self.load_before:.2f} before, {self.load_after:.2f} after",
+            "",
+            "| design | .pyc | run | n | p50 s | p95 s | in graph p50 s | peak RSS MB | hits |",
+            "|---|---|---|---:|---:|---:|---:|---:|---:|",
+        ]
+        for design, modes in self.series.items():
+            for mode, kinds in modes.items():
+                for kind, series in kinds.items():
+                    s = series.summary()
+                    failed = f" ({s['failures']} failed)" if s["failures"] else ""
+                    lines.append(
+                        f"| {design} | {mode} | {kind}{failed} | {s['runs']} | {s['p50_s']} | "
+                        f"{s['p95_s']} | {s['in_graph_p50_s']} | {s['peak_rss_mb']} | "
+                        f"{s['cache_hits']} |"
+                    )
+        lines += ["", "| goal | limit | .pyc | current p50 | baseline p50 | speed-up | |"]
+        lines.append("|---|---:|---|---:|---:|---:|---|")
+        current, baseline = self.series.get(DESIGNS[0], {}), self.series.get(DESIGNS[1], {})
+        for kind, limit in GOALS_S.items():
+            for mode, kinds in current.items():
+                now = kinds[kind].wall(0.5)
+                before = baseline.get(mode, {}).get(kind)
+                was = f"{before.wall(0.5):.2f} s" if before and before.runs else "–"
+                ratio = f"{before.wall(0.5) / now:.1f}x" if before and before.runs and now else "–"
+                verdict = "met" if now <= limit else "not met"
+                lines.append(
+                    f"| {GOAL_NAMES[kind]} | ≤ {limit:g} s | {mode} | {now:.2f} s | {was} | "
+                    f"{ratio} | {verdict} |"
+                )
+        alike, compared = self.answers_identical()
+        lines += [
+            "",
+            f"Answers identical across designs and modes: {alike} of {compared} questions.",
+        ]
+        if self.install:
+            parts = ", ".join(f"{name} {mb:,.0f} MB" for name, mb in self.install.items())
+            lines.append(f"Install (site-packages): {parts}.")
+        return "\n".join(lines)
+
+
+def cli_command() -> list[str]:
+    """The installed `codeweaver` command of this interpreter's environment."""
+    script = Path(sys.executable).with_name("codeweaver")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "codeweaver"]
+
+
+def ask_once(question: str, env: dict[str, str], *, timeout_s: float = 600.0) -> Run:
+    """Run `codeweaver ask QUESTION --json` as a new process; wall time and peak memory."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as errors:
+        started = time.perf_counter()
+        process = subprocess.Popen(
+            [*cli_command(), "ask", question, "--json"],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=errors,
+            env=env,
+        )
+        killer = threading.Timer(timeout_s, process.kill)
+        killer.start()
+        try:
+            _, status, usage = os.wait4(process.pid, 0)
+        finally:
+            killer.cancel()
+        wall = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        try:
+            report = json.loads(out.read().decode("utf-8"))
+        except ValueError:
+            errors.seek(0)
+            report = {"answer": errors.read().decode("utf-8", "replace")[-2000:]}
+    # ru_maxrss is in kilobytes on Linux.
+    return Run(
+        question=question,
+        wall_s=round(wall, 3),
+        peak_rss_mb=round(usage.ru_maxrss / 1024, 1),
+        exit_code=process.returncode,
+        cache_hit=report.get("cache_hit"),
+        in_run_s=report.get("seconds"),
+        answer=str(report.get("answer", "")),
+    )
+
+
+_ONLINE_SETTINGS = frozenset(
+    {"OPENAI_API_KEY", "OPENAI_BASE_URL", "GOOGLE_API_KEY", "GITHUB_TOKEN", "TAVILY_API_KEY"}
+    | {"STACKEXCHANGE_KEY", "QDRANT_URL"}
+)
+
+
+def _environment(design: str, mode: str, folder: Path) -> dict[str, str]:
+    from codeweaver_runtime.onnx_embedder import RUNTIME_ENV
+
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        # Offline and keyless: the engine every fresh machine starts with.
+        if key not in _ONLINE_SETTINGS and not key.startswith("CODEWEAVER_")
+    }
+    env.update(
+        {
+            RUNTIME_ENV: design,
+            "CODEWEAVER_CHAT_MODEL": "offline",
+            "CODEWEAVER_HOME": str(folder / "home"),
+            "XDG_CACHE_HOME": str(folder / "cache"),
+            "HF_HUB_OFFLINE": "1",
+            "TRANSFORMERS_OFFLINE": "1",
+        }
+    )
+    if mode == "none":
+        # Python then reads and writes bytecode only under an empty prefix, and writes none.
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["PYTHONPYCACHEPREFIX"] = str(folder / "no-pycache")
+    else:
+        env.pop("PYTHONPYCACHEPREFIX", None)
+    return env
+
+
+def install_size_mb() -> dict[str, float]:
+    """Megabytes of this environment's site-packages: in all, torch with CUDA, the ONNX runtime."""
+    root = Path(sysconfig.get_paths()["purelib"])
+    groups = {
+        "torch and CUDA": ("torch", "nvidia", "triton", "cuda"),
+        "onnxruntime and onnx": ("onnxruntime", "onnx"),
+    }
+    sizes = dict.fromkeys(["all", *groups], 0.0)
+    for entry in root.iterdir():
+        size = _size(entry) / 1_048_576
+        sizes["all"] += size
+        name = entry.name.split("-")[0].split(".")[0].lower()
+        for group, names in groups.items():
+            if name in names:
+                sizes[group] += size
+    return {key: round(value, 1) for key, value in sizes.items()}
+
+
+def _size(path: Path) -> int:
+    if path.is_symlink() or not path.is_dir():
+        return path.lstat().st_size
+    return sum(_size(child) for child in path.iterdir())
+
+
+def run_cli_bench(
+    *,
+    iterations: int = 5,
+    cold_runs: int = 2,
+    designs: Sequence[str] = DESIGNS,
+    bytecode: Sequence[str] = BYTECODE_MODES,
+    measure_install: bool = True,
+) -> CliBenchReport:
+    """Run the CLI bench (see the module's docstring).
+
+    Args:
+        iterations: Fresh questions (and as many repeats) per design and mode, at most 10.
+        cold_runs: First questions, each on its own fresh data directory and model cache.
+        designs: Among `DESIGNS`.
+        bytecode: Among `BYTECODE_MODES`.
+        measure_install: Also add up the install's size.
+    """
+    unknown = [*(set(designs) - set(DESIGNS)), *(set(bytecode) - set(BYTECODE_MODES))]
+    if unknown:
+        raise ValueError(f"unknown design or bytecode mode: {', '.join(sorted(unknown))}")
+    questions = QUESTIONS[: max(1, min(iterations, len(QUESTIONS)))]
+    load_before = os.getloadavg()[0]
+    series: dict[str, dict[str, dict[str, Series]]] = {}
+    root = Path(tempfile.mkdtemp(prefix="codeweaver-cli-bench-"))
+    try:
+        for design in designs:
+            for mode in bytecode:
+                kinds = {"cold": Series(), "fresh": Series(), "repeat": Series()}
+                series.setdefault(design, {})[mode] = kinds
+                for n in range(cold_runs):
+                    folder = root / f"{design}-{mode}-cold-{n}"
+                    run = ask_once(COLD_QUESTION, _environment(design, mode, folder))
+                    kinds["cold"].runs.append(run)
+                # Fresh and repeat questions share one warm data directory and model cache.
+                env = _environment(design, mode, root / f"{design}-{mode}-cold-0")
+                kinds["fresh"].runs.extend(ask_once(q, env) for q in questions)
+                kinds["repeat"].runs.extend(ask_once(q, env) for q in questions)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return CliBenchReport(
+        machine={
+            "cores": os.cpu_count() or 0,
+            "python": platform.python_version(),
+            "processor": platform.processor() or platform.machine(),
+        },
+        series=series,
+        install=install_size_mb() if measure_install else {},
+        load_before=load_before,
+        load_after=os.getloadavg()[0],
+    )
