@@ -861,7 +861,9 @@ def bench(
     ] = None,
     bytecode: Annotated[
         list[str] | None,
-        typer.Option("--bytecode", help="With --cli: installed (.pyc) and/or none; default both."),
+        typer.Option(
+            "--bytecode", help="With --cli: cached (.pyc kept) and/or none; default both."
+        ),
     ] = None,
 ) -> None:
     """Model calls, latency against the critical path, overhead, cache lookups, the server.

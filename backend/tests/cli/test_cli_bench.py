@@ -24,9 +24,9 @@ def test_quantiles_are_nearest_rank_over_the_runs() -> None:
 
 def test_the_bench_runs_the_real_cli_cold_fresh_and_from_the_cache() -> None:
     report = run_cli_bench(
-        iterations=2, cold_runs=1, designs=("onnx",), bytecode=("installed",), measure_install=False
+        iterations=2, cold_runs=1, designs=("onnx",), bytecode=("cached",), measure_install=False
     )
-    kinds = report.series["onnx"]["installed"]
+    kinds = report.series["onnx"]["cached"]
     assert [len(kinds[k].runs) for k in ("cold", "fresh", "repeat")] == [1, 2, 2]
     assert all(r.exit_code == 0 for s in kinds.values() for r in s.runs)
     # Fresh questions are answered, not served from the cache; their repeats are.
@@ -42,7 +42,7 @@ def test_the_bench_runs_the_real_cli_cold_fresh_and_from_the_cache() -> None:
     table = report.table()
     assert all(name in table for name in GOAL_NAMES.values())
     data = json.loads(report.to_json())
-    assert data["figures"]["onnx"]["installed"]["repeat"]["cache_hits"] == 2
+    assert data["figures"]["onnx"]["cached"]["repeat"]["cache_hits"] == 2
     assert data["answers_identical"] == {"alike": 3, "compared": 3}
 
 
