@@ -11,10 +11,11 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -161,6 +162,24 @@ def _start_up() -> Iterator[None]:
             gc.enable()
 
 
+def _preload_embedder() -> None:
+    """Load the embedding model on the other core while this one imports and compiles the graph.
+
+    onnxruntime releases the GIL while it builds its session (~0.25 s), so the two overlap. The
+    graph's first embedding waits for the load under the embedder's own lock; a load that fails
+    here fails there again, and is reported there.
+    """
+    from codeweaver_runtime import get_embedder, infrastructure
+
+    embedder = get_embedder(infrastructure().embedding_model)
+
+    def load() -> None:
+        with suppress(Exception):
+            embedder.preload()
+
+    threading.Thread(target=load, name="preload-embedder", daemon=True).start()
+
+
 def _node_path(namespace: tuple[str, ...], node: str) -> str:
     parents = [part.split(":", 1)[0] for part in namespace]
     return "/".join([*parents, node])
@@ -175,6 +194,7 @@ async def run_question(
     on_node: Callable[[str], None] | None = None,
 ) -> RunReport:
     """Ask one question in a thread; `on_node` hears each node's path as it starts."""
+    _preload_embedder()
     with _start_up():
         from langchain_core.messages import HumanMessage
 

@@ -85,6 +85,10 @@ class MemoisedEmbedder:
         """How many tokens the model's own tokenizer makes of `text` (whole, no special tokens)."""
         raise NotImplementedError
 
+    def preload(self) -> None:
+        """Load the model now rather than at the first text (safe from any thread)."""
+        raise NotImplementedError
+
     def _encode(self, texts: Sequence[str]) -> Vectors:
         """Unit-length vectors of distinct texts, in order."""
         raise NotImplementedError
@@ -156,6 +160,10 @@ class SentenceTransformerEmbedder(MemoisedEmbedder):
         if dim is None:
             raise EmbeddingError(f"model {self.name!r} does not report its dimension")
         return int(dim)
+
+    def preload(self) -> None:
+        """Load the model now rather than at the first text (safe from any thread)."""
+        self._load()
 
     def count_tokens(self, text: str) -> int:
         """How many tokens the model's own tokenizer makes of `text` (whole, no special tokens)."""

@@ -231,6 +231,10 @@ class OnnxEmbedder(MemoisedEmbedder):
                     ) from exc
             return self._session, self._tokenizer
 
+    def preload(self) -> None:
+        """Convert if needed and open the session now (safe from any thread)."""
+        self._load()
+
     def _open(self) -> tuple[InferenceSession, Tokenizer]:
         import onnxruntime
         from tokenizers import Tokenizer
