@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from codeweaver_corpus.pydocs import DOCS_VERSION, PACKAGED_INDEX
-from codeweaver_corpus.pydocs.build import write_index
+from codeweaver_corpus.pydocs.build import Embed, write_index
 from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,7 +59,7 @@ def main() -> int:
     return 0
 
 
-def _cached(embed, path: Path):  # type: ignore[no-untyped-def]
+def _cached(embed: Embed, path: Path) -> Embed:
     """`embed`, remembering each text's vector in `path` between runs."""
 
     def key(text: str) -> str:

@@ -76,6 +76,7 @@ def start_server(
     jobs: int = 4,
     extra_env: dict[str, str] | None = None,
     keys: dict[str, str] | None = None,
+    studio: bool = False,
 ) -> tuple[subprocess.Popen[bytes], Server]:
     """Start `langgraph dev` as `codeweaver serve` does, on a free port, outside the project.
 
@@ -86,6 +87,7 @@ def start_server(
         keys: Identity -> token for `CODEWEAVER_API_KEYS`; without, the server serves its
             local user, whose token it keeps in `tmp/home/server-token` (reused on a restart
             in the same folder).
+        studio: Let Studio in without a token, as `codeweaver serve --studio` does.
     """
     from codeweaver.auth import KEYS_ENV, KEYS_FILE_ENV, LOCAL_IDENTITY, ensure_local_token
     from codeweaver.server_persistence import dev_server_config
@@ -138,7 +140,7 @@ def start_server(
                 str(jobs),
                 "--config",
                 # As `codeweaver serve` runs it: with the checkpointer that survives a crash.
-                str(dev_server_config(REPO / "langgraph.json", home)),
+                str(dev_server_config(REPO / "langgraph.json", home, studio=studio)),
             ],
             cwd=tmp,
             env=env,

@@ -60,6 +60,7 @@ from codeweaver.workflows.orchestration.prompts import (
 from codeweaver_cache import HitRule, SemanticCache
 from codeweaver_runtime import (
     DEFAULT_EMBEDDING_MODEL,
+    DELIVERY_TAG,
     Embedder,
     ModelCallCounter,
     StaticChatModels,
@@ -239,7 +240,9 @@ class CallRecorder(AsyncCallbackHandler):
         metadata: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
-        """Count one call per prompt, on the branch it ran in."""
+        """Count one call per prompt, on the branch it ran in (not answer deliveries)."""
+        if DELIVERY_TAG in (tags or []):
+            return
         namespace = str((metadata or {}).get("langgraph_checkpoint_ns", ""))
         self.by_branch[_worker_of(namespace)] += len(messages)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import ipaddress
 import json
 import os
 import shlex
@@ -647,6 +648,13 @@ def serve(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Print the command instead of running it.")
     ] = False,
+    studio: Annotated[
+        bool,
+        typer.Option(
+            "--studio",
+            help="Let LangGraph Studio in without a token (loopback only; a laptop you alone use).",
+        ),
+    ] = False,
 ) -> None:
     """Run LangGraph Server (`langgraph dev`) with every graph, offline, without a browser."""
     found = config or find_langgraph_config(Path.cwd())
@@ -655,13 +663,20 @@ def serve(
             "[red]No langgraph.json found.[/red] Run from the CodeWeaver folder or pass --config."
         )
         raise typer.Exit(code=2)
+    if studio and not is_loopback(host):
+        err.print(
+            f"[red]--studio lets Studio in without a token, so it listens on loopback only[/red] "
+            f"(127.0.0.1, ::1 or localhost), not {host}. On a shared host, give Studio the "
+            "token instead: see docs/DEPLOYMENT.md."
+        )
+        raise typer.Exit(code=2)
     from codeweaver.persistence import SERVER_THREADS_FILE
     from codeweaver.server_persistence import dev_server_config
     from codeweaver_runtime import default_data_dir
 
     chosen = port or pick_port(host, 2024)
     # langgraph.json plus the checkpointer that keeps every completed turn through a crash.
-    server_config = dev_server_config(found.resolve())
+    server_config = dev_server_config(found.resolve(), studio=studio)
     command = langgraph_dev_command(
         config=server_config, host=host, port=chosen, jobs=jobs, reload=reload
     )
@@ -673,10 +688,9 @@ def serve(
         "LANGGRAPH_CLI_NO_ANALYTICS": os.environ.get("LANGGRAPH_CLI_NO_ANALYTICS", "1"),
     }
     url = f"http://{host}:{chosen}"
-    err.print(
-        f"LangGraph Server on [bold]{url}[/bold] · chat page: codeweaver ui --server {url} · "
-        f"Studio: https://smith.langchain.com/studio/?baseUrl={url}"
-    )
+    err.print(f"LangGraph Server on [bold]{url}[/bold] · chat page: codeweaver ui --server {url}")
+    for line in client_links(url, studio=studio):
+        err.print(line, soft_wrap=True)
     err.print(_auth_summary())
     if server_config != found.resolve():
         err.print(
@@ -712,6 +726,40 @@ def serve(
         forget_server(home, process.pid)
         signal.signal(signal.SIGTERM, previous)
     raise typer.Exit(code=code)
+
+
+STUDIO_URL = "https://smith.langchain.com/studio/?baseUrl={url}"
+AGENT_CHAT_UI_URL = "https://agentchat.vercel.app/?apiUrl={url}&assistantId=codeweaver"
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is an address only this machine reaches."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def client_links(url: str, *, studio: bool) -> list[str]:
+    """Where standard clients connect to the server at `url`, and where their token goes."""
+    token_field = (
+        'paste the output of `codeweaver token` into its "LangSmith API Key" field '
+        "(sent as X-Api-Key)"
+    )
+    studio_line = (
+        f"Studio (no token on this machine, --studio): {STUDIO_URL.format(url=url)}"
+        if studio
+        else f"Studio: {STUDIO_URL.format(url=url)} · {token_field}, "
+        "or restart with --studio on a laptop"
+    )
+    return [
+        studio_line,
+        f"agent-chat-ui: {AGENT_CHAT_UI_URL.format(url=url)} · {token_field}",
+        f"MCP (coding agents): {url}/mcp · tool ask_codeweaver · header "
+        "Authorization: Bearer <codeweaver token>",
+    ]
 
 
 def _auth_summary() -> str:

@@ -12,11 +12,14 @@ import logging
 
 from codeweaver.server_persistence import durability_notice
 from codeweaver.workflows.orchestration.graph import build_main_graph, build_multi_question_app
+from codeweaver.workflows.tool.graph import build_ask_graph
 
 if notice := durability_notice():
     logging.getLogger(__name__).warning(notice)
 
 main = build_main_graph()
 multi_question = build_multi_question_app()
+ask = build_ask_graph(main)
+"""The main graph as a tool: `{"question"}` in, `{"answer"}` out (what `/mcp` lists)."""
 
-__all__ = ["main", "multi_question"]
+__all__ = ["ask", "main", "multi_question"]

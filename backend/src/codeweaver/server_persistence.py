@@ -417,26 +417,59 @@ def served_graph(graph_id: str) -> Pregel[Any, Any, Any, Any] | None:
     return graph if isinstance(graph, Pregel) else None
 
 
-def dev_server_config(config: Path, data_dir: Path | None = None) -> Path:
+STUDIO_ORIGIN = "https://smith.langchain.com"
+LOOPBACK_ORIGINS = r"^https?://(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$"
+"""Browser pages on this machine (agent-chat-ui on localhost:3000, a Vite dev server)."""
+
+
+def studio_settings(raw: dict[str, Any]) -> dict[str, Any]:
+    """`raw` (a `langgraph.json`) with LangGraph Studio let in without a token, for a laptop.
+
+    LangGraph Server lets a request in Studio's own scheme (`X-Auth-Scheme: langsmith`) skip
+    the token and act as `langgraph-studio-user` (an identity of its own: the auth handlers
+    still apply); `langgraph.json` turns that off (`disable_studio_auth`). Here it is back on,
+    and browsers may call the server only from Studio's page and from pages on this machine,
+    so a web site open in the same browser cannot use the Studio scheme against it.
+    `codeweaver serve --studio` listens on loopback only.
+    """
+    studio = dict(raw)
+    studio["auth"] = {**(raw.get("auth") or {}), "disable_studio_auth": False}
+    http = dict(raw.get("http") or {})
+    http["cors"] = {
+        "allow_origins": [STUDIO_ORIGIN],
+        "allow_origin_regex": LOOPBACK_ORIGINS,
+        "allow_methods": ["*"],
+        "allow_headers": ["*"],
+        "expose_headers": ["x-pagination-total", "x-pagination-next", "content-location"],
+    }
+    studio["http"] = http
+    return studio
+
+
+def dev_server_config(config: Path, data_dir: Path | None = None, *, studio: bool = False) -> Path:
     """The config `langgraph dev` runs with: `config` plus the crash-safe checkpointer.
 
     It is written to the data directory, outside the project folder the reloader watches. A
-    config that names a checkpointer of its own is used as it is.
+    config that names a checkpointer of its own keeps it (and is used as it is, unless Studio
+    is let in).
 
     Args:
         config: The project's `langgraph.json`.
         data_dir: The data directory (default: `$CODEWEAVER_HOME`).
+        studio: Let LangGraph Studio in without a token (`studio_settings`).
 
     Returns:
         The path of the config to give `langgraph dev --config`.
     """
     raw = json.loads(config.read_text(encoding="utf-8"))
     named = raw.get("checkpointer") or {}
-    if "path" in named:
+    if "path" in named and not studio:
         return config
     # `langgraph.json` may carry checkpointer settings without a path of its own (the serde
     # allow-list that deployments read): they are kept, and the path is added.
-    raw["checkpointer"] = {**named, "path": CHECKPOINTER_PATH}
+    raw["checkpointer"] = {"path": CHECKPOINTER_PATH, **named}
+    if studio:
+        raw = studio_settings(raw)
     source = raw.get("source")
     if isinstance(source, dict) and isinstance(source.get("root"), str):
         source["root"] = str((config.parent / source["root"]).resolve())

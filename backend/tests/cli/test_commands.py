@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from codeweaver.cli import app, langgraph_dev_command, pick_port, server_url
+from codeweaver.cli import app, client_links, langgraph_dev_command, pick_port, server_url
 from codeweaver.server_persistence import CHECKPOINTER_PATH
 from tests.support import REPO, free_port
 
@@ -123,6 +124,62 @@ def test_serve_runs_langgraph_dev_offline_on_a_free_port(
     assert derived["checkpointer"] == {**shipped["checkpointer"], "path": CHECKPOINTER_PATH}
     assert derived["graphs"] == json.loads((REPO / "langgraph.json").read_text())["graphs"]
     assert int(command[command.index("--port") + 1]) > 0
+    # Without --studio, Studio sends the token like any client.
+    assert derived["auth"]["disable_studio_auth"] is True
+    assert "http" not in derived
+
+
+def test_serve_studio_lets_studio_in_from_its_page_and_this_machine_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CODEWEAVER_HOME", str(tmp_path / "home"))
+    result = runner.invoke(
+        app, ["serve", "--dry-run", "--studio", "--config", str(REPO / "langgraph.json")]
+    )
+    assert result.exit_code == 0, result.output
+    command = shlex.split(result.stdout)
+    assert command[command.index("--host") + 1] == "127.0.0.1"
+    derived = json.loads(Path(command[command.index("--config") + 1]).read_text())
+    assert derived["auth"] == {"path": "codeweaver.auth:auth", "disable_studio_auth": False}
+    cors = derived["http"]["cors"]
+    assert cors["allow_origins"] == ["https://smith.langchain.com"]
+    assert re.match(cors["allow_origin_regex"], "http://localhost:3000")
+    assert not re.match(cors["allow_origin_regex"], "http://localhost.evil.example")
+    assert not re.match(cors["allow_origin_regex"], "https://evil.example")
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.5", "example.org", "::"])
+def test_serve_studio_refuses_to_listen_beyond_loopback(
+    host: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CODEWEAVER_HOME", str(tmp_path / "home"))
+    result = runner.invoke(
+        app,
+        [
+            "serve",
+            "--dry-run",
+            "--studio",
+            "--host",
+            host,
+            "--config",
+            str(REPO / "langgraph.json"),
+        ],
+    )
+    assert result.exit_code == 2
+    assert "loopback only" in result.output
+
+
+def test_serve_tells_where_each_client_connects_and_where_the_token_goes() -> None:
+    url = "http://127.0.0.1:2024"
+    plain = "\n".join(client_links(url, studio=False))
+    assert "https://smith.langchain.com/studio/?baseUrl=http://127.0.0.1:2024" in plain
+    assert "--studio" in plain
+    assert "apiUrl=http://127.0.0.1:2024&assistantId=codeweaver" in plain
+    assert '"LangSmith API Key" field' in plain
+    assert "codeweaver token" in plain
+    assert "http://127.0.0.1:2024/mcp" in plain
+    studio = client_links(url, studio=True)[0]
+    assert "no token" in studio
 
 
 def test_serve_command_line_keeps_what_it_is_given() -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import pytest
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessageChunk, BaseMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from codeweaver.context import Context
@@ -25,7 +25,7 @@ from codeweaver.persistence import schema_serializer
 from codeweaver.workflows.orchestration.graph import build_main_graph
 from codeweaver.workflows.orchestration.nodes.answering import ANSWER_TAG
 from codeweaver_cache import SemanticCache
-from codeweaver_runtime import ModelCallCounter, open_qdrant
+from codeweaver_runtime import DELIVERY_TAG, ModelCallCounter, open_qdrant
 from codeweaver_runtime.model_server import ChatRequest, ModelServer, Quirks, Reply
 from codeweaver_runtime.testing import HashEmbedder
 
@@ -178,7 +178,9 @@ class Turn:
         return [
             str(m.content)
             for m, meta in self.streamed
-            if isinstance(m, AIMessageChunk) and ANSWER_TAG in meta.get("tags", [])
+            if isinstance(m, AIMessageChunk)
+            and ANSWER_TAG in meta.get("tags", [])
+            and DELIVERY_TAG not in meta.get("tags", [])
         ]
 
 
@@ -266,22 +268,25 @@ async def test_the_graph_on_the_wire(
 
 
 def _check_stream(turn: Turn) -> None:
-    """The answer's tokens stream, then the delivered answer; nothing of any internal call."""
+    """The model's tokens stream, then the delivered answer in chunks of its own id.
+
+    Nothing of any internal call (planner, judge, grader) streams, as tokens or whole, and the
+    delivered message is not sent again whole: its chunks add up to it.
+    """
     delivered = turn.values["messages"][-1]
-    whole = []
+    delivery = []
     for i, (message, metadata) in enumerate(turn.streamed):
         assert "<think>" not in str(message.content)
-        if isinstance(message, AIMessageChunk):
-            assert ANSWER_TAG in metadata.get("tags", []), (metadata, message.content)
-        else:
-            # Besides tokens, only the answer message the turn delivers: no planner, judge or
-            # grader reply, streamed or whole.
-            assert isinstance(message, AIMessage)
-            assert message.content == delivered.content
-            whole.append(i)
-    assert whole, "the delivered answer was not streamed"
-    tokens = [i for i, (m, _) in enumerate(turn.streamed) if isinstance(m, AIMessageChunk)]
-    assert all(i < whole[0] for i in tokens)
+        assert isinstance(message, AIMessageChunk), message
+        tags = metadata.get("tags", [])
+        assert ANSWER_TAG in tags, (metadata, message.content)
+        if DELIVERY_TAG in tags:
+            assert message.id == delivered.id
+            delivery.append(i)
+    assert delivery, "the delivered answer was not streamed"
+    assert "".join(str(turn.streamed[i][0].content) for i in delivery) == delivered.content
+    drafts = [i for i, (_, meta) in enumerate(turn.streamed) if DELIVERY_TAG not in meta["tags"]]
+    assert all(i < delivery[0] for i in drafts)
 
 
 def _check_tokens(turn: Turn, server: ModelServer, case: Case) -> None:

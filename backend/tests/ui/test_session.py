@@ -54,6 +54,15 @@ def test_parallel_workers_stream_into_separate_sections() -> None:
     assert view.text() == "alpha more\n\n---\n\nbeta"
 
 
+def test_the_combined_answer_replaces_the_workers_drafts() -> None:
+    view = TurnView()
+    view.apply("messages|multi_question:1|worker:a", token("alpha", "x", [ANSWER_TAG]))
+    view.apply("messages|multi_question:1|worker:b", token("beta", "y", [ANSWER_TAG]))
+    view.apply("messages", token("## 1. alpha\n", "z", [ANSWER_TAG]))
+    view.apply("messages", token("## 2. beta", "z", [ANSWER_TAG]))
+    assert view.text() == "## 1. alpha\n## 2. beta"
+
+
 def test_progress_follows_running_nodes_and_a_written_answer_shows_whole() -> None:
     view = TurnView()
     view.apply("tasks|search:1", {"id": "1", "name": "search_stackoverflow", "input": {}})

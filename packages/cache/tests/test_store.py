@@ -170,6 +170,9 @@ class _SlowDimension:
         time.sleep(0.3)
         return self.inner.dimension
 
+    def embed_sync(self, texts: Sequence[str]) -> Vectors:
+        return self.inner.embed_sync(texts)
+
     async def embed(self, texts: Sequence[str]) -> Vectors:
         return await self.inner.embed(texts)
 
@@ -181,7 +184,7 @@ def test_first_use_from_two_event_loops_at_once(embedder: SentenceTransformerEmb
     from codeweaver_runtime import open_qdrant
 
     client = open_qdrant(":memory:")
-    cache = SemanticCache(client, _SlowDimension(embedder), timeout_s=30.0)  # type: ignore[arg-type]
+    cache = SemanticCache(client, _SlowDimension(embedder), timeout_s=30.0)
     scope = cache.scope("acme")
     failures: list[BaseException] = []
 

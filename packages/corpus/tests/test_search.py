@@ -76,8 +76,9 @@ def test_evidence_cites_docs_python_org_and_leads_with_the_signature(index: Docs
     assert evidence.meta.api == "time.sleep"
     assert evidence.meta.task == "make a time delay"
     assert is_reference(evidence)
-    assert index.by_url(evidence.url) is not None
-    assert index.by_url(evidence.url).index == i  # type: ignore[union-attr]
+    by_url = index.by_url(evidence.url)
+    assert by_url is not None
+    assert by_url.index == i
 
 
 async def test_another_embedding_model_gets_the_units_embedded_once(

@@ -10,7 +10,7 @@ from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder, open_qdran
 from codeweaver_runtime.corpus import CorpusError, DocumentCorpus, query_vector
 from codeweaver_runtime.documents import SourceDocument
 from codeweaver_runtime.embeddings import Vectors
-from codeweaver_schema import LocalMeta, stable_id
+from codeweaver_schema import Evidence, LocalMeta, stable_id
 
 
 @pytest.fixture
@@ -22,6 +22,12 @@ async def client() -> AsyncIterator[AsyncQdrantClient]:
 
 def _corpus(client: AsyncQdrantClient, tenant: str = "default") -> DocumentCorpus:
     return DocumentCorpus(client, get_embedder(DEFAULT_EMBEDDING_MODEL), tenant=tenant)
+
+
+def _local(hit: Evidence) -> LocalMeta:
+    """A local-corpus hit's metadata (every hit of a `DocumentCorpus` carries `LocalMeta`)."""
+    assert isinstance(hit.meta, LocalMeta), hit.meta
+    return hit.meta
 
 
 def _doc(name: str, text: str, kind: str = "markdown") -> SourceDocument:
@@ -139,12 +145,10 @@ async def test_search_stable_ids_titles_and_neighbours(client: AsyncQdrantClient
     assert "Paragraph 30 " in top.content
     assert top.meta.neighbour_of is None
     assert top.meta.file == "manual.md"
-    assert {n.meta.chunk_index for n in neighbours} == {  # type: ignore[union-attr]
-        top.meta.chunk_index - 1,
-        top.meta.chunk_index + 1,
-    }
-    assert all(n.meta.neighbour_of == top.id for n in neighbours)  # type: ignore[union-attr]
-    assert all(n.meta.section == "Configuration" for n in neighbours)  # type: ignore[union-attr]
+    metas = [_local(n) for n in neighbours]
+    assert {m.chunk_index for m in metas} == {top.meta.chunk_index - 1, top.meta.chunk_index + 1}
+    assert all(m.neighbour_of == top.id for m in metas)
+    assert all(m.section == "Configuration" for m in metas)
     again = await corpus.search(query, k=1)
     assert [h.id for h in again] == [h.id for h in hits]
     assert len(await corpus.search(query, k=1, neighbours=False)) == 1
@@ -155,14 +159,14 @@ async def test_neighbours_stay_in_their_section(client: AsyncQdrantClient) -> No
     await corpus.ingest([LISTS])
     hits = await corpus.search("reverse a list in place", k=1)
     assert len(hits) == 1
-    assert hits[0].meta.section == "Reversing"  # type: ignore[union-attr]
+    assert _local(hits[0]).section == "Reversing"
 
 
 async def test_hybrid_search_finds_exact_identifiers(client: AsyncQdrantClient) -> None:
     corpus = _corpus(client)
     await corpus.ingest([LISTS, DICTS, FILES])
     hits = await corpus.search("os.remove", k=1, neighbours=False)
-    assert hits[0].meta.file == "files.md"  # type: ignore[union-attr]
+    assert _local(hits[0]).file == "files.md"
     assert 0 < hits[0].score <= 1
 
 
@@ -198,7 +202,7 @@ async def test_a_tenants_documents_stay_its_own(client: AsyncQdrantClient) -> No
     manual = _long_doc("manual.md", 8)
     await alice.ingest([manual])
     frob = "Which setting does frob_option_3 change in the widget frobnicator?"
-    alice_files = {h.meta.file for h in await alice.search(frob, k=5)}  # type: ignore[union-attr]
+    alice_files = {_local(h).file for h in await alice.search(frob, k=5)}
     assert manual.file in alice_files
     assert await bob.search(frob, k=5) == [], "a tenant's own documents stay its own"
     assert await bob.remove([manual.doc_id]) == 0

@@ -98,12 +98,14 @@ async def test_throttle_violation_is_rate_limited_with_its_wait(server: ReplaySe
     }
     server.route("GET", "/search/advanced", Reply(400, body))
     so = source(server)
+    asked = time.monotonic()
     with pytest.raises(SourceError) as caught:
         await ask(so)
     assert caught.value.kind == "rate_limited"
     assert caught.value.retry_after == 1
     assert caught.value.retryable
-    assert so.gate.remaining() > 0.5
+    # The gate holds the next request until a full second after the throttled reply.
+    assert so.gate.not_before >= asked + 1
 
 
 async def test_backoff_is_honoured_before_the_next_request(server: ReplayServer) -> None:

@@ -127,7 +127,14 @@ class TurnView:
         return f"The run failed: {data}"
 
     def text(self) -> str:
-        """The answer as far as it is known: streamed tokens, else the written answer."""
+        """The answer as far as it is known: streamed tokens, else the written answer.
+
+        The turn's own message streams at the top level (namespace ''); once it does, it
+        replaces the drafts that two-question workers streamed in their namespaces.
+        """
+        _, top = self.streamed.get("", ("", ""))
+        if top.strip():
+            return top
         streamed = [text for _, text in self.streamed.values() if text.strip()]
         if streamed:
             return "\n\n---\n\n".join(streamed)

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         default_data_dir,
     )
     from codeweaver_runtime.corpus import CorpusError, DocumentCorpus, IngestReport
+    from codeweaver_runtime.delivery import DELIVERY_TAG, chunks_of, speak
     from codeweaver_runtime.documents import (
         Chunk,
         DocumentError,
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
         get_embedder,
     )
     from codeweaver_runtime.flow import add_flow_step, traced
-    from codeweaver_runtime.graphs import add_node_with_fallback
+    from codeweaver_runtime.graphs import add_node_with_fallback, hide_error_handlers
     from codeweaver_runtime.infrastructure import (
         OPERATOR_SETTINGS,
         Infrastructure,
@@ -81,6 +82,7 @@ _HOMES = {
     "DEFAULT_EMBEDDING_MODEL": "codeweaver_runtime.context",
     "DocumentCorpus": "codeweaver_runtime.corpus",
     "DocumentError": "codeweaver_runtime.documents",
+    "DELIVERY_TAG": "codeweaver_runtime.delivery",
     "Embedder": "codeweaver_runtime.embeddings",
     "EmbeddingError": "codeweaver_runtime.embeddings",
     "FileTooLarge": "codeweaver_runtime.documents",
@@ -110,12 +112,14 @@ _HOMES = {
     "call_structured": "codeweaver_runtime.chat",
     "call_text": "codeweaver_runtime.chat",
     "chunk_document": "codeweaver_runtime.documents",
+    "chunks_of": "codeweaver_runtime.delivery",
     "close_qdrant_clients": "codeweaver_runtime.qdrant",
     "default_chat_model_name": "codeweaver_runtime.context",
     "default_data_dir": "codeweaver_runtime.context",
     "evaluate_retrieval": "codeweaver_runtime.retrieval_eval",
     "get_embedder": "codeweaver_runtime.embeddings",
     "get_qdrant": "codeweaver_runtime.qdrant",
+    "hide_error_handlers": "codeweaver_runtime.graphs",
     "infrastructure": "codeweaver_runtime.infrastructure",
     "install_log_redaction": "codeweaver_runtime.secrets",
     "is_private": "codeweaver_runtime.private",
@@ -132,6 +136,7 @@ _HOMES = {
     "resolve_chat_models": "codeweaver_runtime.chat",
     "run_tenant": "codeweaver_runtime.tenancy",
     "scoped_to_caller": "codeweaver_runtime.tenancy",
+    "speak": "codeweaver_runtime.delivery",
     "strip_thinking": "codeweaver_runtime.replies",
     "tighten": "codeweaver_runtime.private",
     "traced": "codeweaver_runtime.flow",
@@ -151,6 +156,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
+    "DELIVERY_TAG",
     "INTERNAL_TAG",
     "METHODS",
     "OFFLINE",
@@ -187,12 +193,14 @@ __all__ = [
     "call_structured",
     "call_text",
     "chunk_document",
+    "chunks_of",
     "close_qdrant_clients",
     "default_chat_model_name",
     "default_data_dir",
     "evaluate_retrieval",
     "get_embedder",
     "get_qdrant",
+    "hide_error_handlers",
     "infrastructure",
     "install_log_redaction",
     "is_private",
@@ -209,6 +217,7 @@ __all__ = [
     "resolve_chat_models",
     "run_tenant",
     "scoped_to_caller",
+    "speak",
     "strip_thinking",
     "tighten",
     "traced",

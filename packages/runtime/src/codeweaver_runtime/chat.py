@@ -36,6 +36,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.constants import TAG_NOSTREAM
 
 from codeweaver_runtime.context import RuntimeContext
+from codeweaver_runtime.delivery import DELIVERY_TAG
 from codeweaver_runtime.model_names import ModelSpec, parse_model_name
 from codeweaver_runtime.replies import ThinkingFilter, strip_thinking
 from codeweaver_runtime.secrets import install_log_redaction
@@ -445,7 +446,9 @@ class ModelCallCounter(AsyncCallbackHandler):
         tags: list[str] | None = None,
         **kwargs: Any,
     ) -> None:
-        """Count one call per prompt sent, under its role."""
+        """Count one call per prompt sent, under its role (not the replays that deliver answers)."""
+        if DELIVERY_TAG in (tags or []):
+            return
         self.calls += len(messages)
         role = next(
             (t.removeprefix(ROLE_TAG_PREFIX) for t in tags or [] if t.startswith(ROLE_TAG_PREFIX)),

@@ -1,4 +1,10 @@
-"""The per-run flow log: every node records when it ran and for how long."""
+"""The per-run flow log and progress: every node records when it ran and for how long.
+
+While a node runs, clients of the `custom` stream get `{"type": "progress", "node": ...,
+"status": "started"}` and, when it is done, `"status": "finished"` with its duration: what
+standard clients (agent-chat-ui's `onCustomEvent`, the SDK's `stream_mode="custom"`) can show
+while an answer is being prepared.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec
 
-from langgraph.types import Overwrite
+from langgraph.config import get_stream_writer
+from langgraph.types import Overwrite, StreamWriter
 
 from codeweaver_schema import FlowStep
 
@@ -25,20 +32,44 @@ def add_flow_step(update: Update, step: FlowStep) -> Update:
     return update
 
 
+PROGRESS_EVENT = "progress"
+"""The `type` of the progress events a node sends on the `custom` stream."""
+
+
+def _writer() -> StreamWriter | None:
+    try:
+        return get_stream_writer()
+    except RuntimeError:
+        # Called outside a graph run (a node function tested on its own): nobody listens.
+        return None
+
+
 def traced(
     name: str,
 ) -> Callable[[Callable[P, Awaitable[Update]]], Callable[P, Awaitable[Update]]]:
-    """Decorate an async node so its update carries a `FlowStep` with its duration."""
+    """Decorate an async node: its update carries a `FlowStep`, and it reports its progress."""
 
     def decorate(node: Callable[P, Awaitable[Update]]) -> Callable[P, Awaitable[Update]]:
         @functools.wraps(node)
         async def timed(*args: P.args, **kwargs: P.kwargs) -> Update:
             started = time.time()
             clock = time.perf_counter()
+            write = _writer()
+            if write is not None:
+                write({"type": PROGRESS_EVENT, "node": name, "status": "started"})
             update = await node(*args, **kwargs)
             step = FlowStep(
                 node=name, started_at=started, duration_ms=(time.perf_counter() - clock) * 1000
             )
+            if write is not None:
+                write(
+                    {
+                        "type": PROGRESS_EVENT,
+                        "node": name,
+                        "status": "finished",
+                        "duration_ms": round(step.duration_ms, 1),
+                    }
+                )
             return add_flow_step(dict(update), step)
 
         return timed

@@ -51,10 +51,16 @@ def render_answer(answer: Answer) -> str:
     return "\n\n".join(parts)
 
 
-def answer_message(answer: Answer, *, name: str = "codeweaver") -> AIMessage:
-    """The AI message that delivers an answer; its citations ride along for clients."""
+def answer_message(
+    answer: Answer, *, name: str = "codeweaver", message_id: str | None = None
+) -> AIMessage:
+    """The AI message that delivers an answer; its citations ride along for clients.
+
+    `message_id` is the id its streamed chunks carried, so a client joins them into it.
+    """
     return AIMessage(
         content=render_answer(answer),
         name=name,
+        id=message_id,
         additional_kwargs={"citations": [c.model_dump() for c in answer.citations]},
     )

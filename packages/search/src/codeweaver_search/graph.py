@@ -17,7 +17,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import CachePolicy, RetryPolicy, TimeoutPolicy
 
-from codeweaver_runtime import ChatModels, Embedder, add_node_with_fallback
+from codeweaver_runtime import ChatModels, Embedder, add_node_with_fallback, hide_error_handlers
 from codeweaver_schema import SourceName
 from codeweaver_schema.serde import schema_serializer
 from codeweaver_search.connect import route_after_judge, route_refined, route_sources
@@ -120,7 +120,9 @@ def build_search_graph(
     # The node cache serializes the sources' Evidence: with LangGraph's default serializer a
     # strict-msgpack server (LANGGRAPH_STRICT_MSGPACK=true) blocked it on a hit, and the
     # answer lost its citations. The schema's serializer registers the models.
-    graph = builder.compile(name="search", cache=InMemoryCache(serde=schema_serializer()))
+    graph = hide_error_handlers(
+        builder.compile(name="search", cache=InMemoryCache(serde=schema_serializer()))
+    )
     return graph.with_config(recursion_limit=RECURSION_LIMIT)
 
 

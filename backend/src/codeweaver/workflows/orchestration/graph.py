@@ -59,6 +59,7 @@ from codeweaver_runtime import (
     Embedder,
     EmbeddingError,
     add_node_with_fallback,
+    hide_error_handlers,
     traced,
 )
 from codeweaver_schema import ErrorKind, ErrorRecord, InputState, SourceName
@@ -169,7 +170,7 @@ def build_worker_graph(pipeline: _Pipeline) -> CompiledStateGraph[Any, Any, Any,
     builder.add_edge("prepare_question", "analyze")
     builder.add_edge("analyze", "cache_lookup")
     builder.add_edge("emit", END)
-    return builder.compile(name="answer_question")
+    return hide_error_handlers(builder.compile(name="answer_question"))
 
 
 def build_multi_question_app(
@@ -229,5 +230,5 @@ def build_main_graph(
     builder.add_edge("combine", END)
     builder.add_edge("too_many", END)
     builder.add_edge("empty_input", END)
-    graph = builder.compile(checkpointer=checkpointer, name="codeweaver")
+    graph = hide_error_handlers(builder.compile(checkpointer=checkpointer, name="codeweaver"))
     return graph.with_config(recursion_limit=RECURSION_LIMIT)

@@ -29,8 +29,10 @@ from codeweaver.engine.grounding import (
     check_grounding,
     cited_numbers,
 )
+from codeweaver.workflows.orchestration.nodes.common import ANSWER_TAG as ANSWER_TAG
 from codeweaver.workflows.orchestration.nodes.common import (
     Collaborators,
+    deliver_message,
     error,
     message_text,
     model_error,
@@ -62,11 +64,9 @@ from codeweaver_schema import (
     Evidence,
     Grade,
     QuestionAnswer,
-    answer_message,
     stable_id,
 )
 
-ANSWER_TAG = "codeweaver:answer"
 NOT_SEARCHED = {"en": "Not searched: ", "ko": "검색하지 못한 곳: "}
 UNGROUNDED_WARNING = "This answer could not be fully checked against its sources ({reason})."
 BUDGET_NOTICE = (
@@ -280,7 +280,7 @@ def make_grade_node(models: ChatModels | None) -> Any:
             "errors": [*state.get("errors", []), *errors],
         }
         final = deliver(answer, delivered, verdict)
-        return {**update, "answer": final, "messages": [answer_message(final)]}
+        return {**update, "answer": final, "messages": [await deliver_message(final, state)]}
 
     return grade
 
@@ -337,7 +337,8 @@ def make_answer_with_history_node(models: ChatModels | None, collaborators: Coll
             offline=offline,
         )
         final = deliver(answer, {**state, "errors": [*state.get("errors", []), *errors]})
-        return {"answer": final, "messages": [answer_message(final)], "errors": errors}
+        message = await deliver_message(final, state)
+        return {"answer": final, "messages": [message], "errors": errors}
 
     return answer_with_history
 
@@ -385,7 +386,8 @@ async def combine(state: MainState) -> dict[str, Any]:
     worker_errors = [e for qa in answers for e in qa.errors]
     everything = [*state.get("errors", []), *worker_errors]
     final = deliver(combine_answers(answers), {**state, "errors": everything})
-    return {"answer": final, "messages": [answer_message(final)], "errors": worker_errors}
+    message = await deliver_message(final, state)
+    return {"answer": final, "messages": [message], "errors": worker_errors}
 
 
 async def prepare_question(state: WorkerState, runtime: Runtime[Context]) -> dict[str, Any]:

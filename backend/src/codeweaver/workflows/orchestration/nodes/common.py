@@ -1,12 +1,19 @@
-"""What the main graph's nodes share: reading the turn's messages, recording failures."""
+"""What the main graph's nodes share: the turn's messages, failures, delivering the answer."""
 
 from __future__ import annotations
 
-from langchain_core.messages import AnyMessage, BaseMessage, HumanMessage
+from collections.abc import Mapping
+from typing import Any
+from uuid import uuid4
+
+from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage
 
 from codeweaver.context import Context
-from codeweaver_runtime import Embedder, get_embedder, infrastructure
-from codeweaver_schema import ErrorKind, ErrorRecord
+from codeweaver_runtime import Embedder, get_embedder, infrastructure, speak
+from codeweaver_schema import Answer, ErrorKind, ErrorRecord, answer_message
+
+ANSWER_TAG = "codeweaver:answer"
+"""Tag of the calls whose tokens are the answer: the answer model's, and the delivery's."""
 
 
 def message_text(message: BaseMessage) -> str:
@@ -68,3 +75,15 @@ class Collaborators:
     def embedder(self, context: Context) -> Embedder:
         """The injected embedder, or the process-wide one of the operator's model."""
         return self._embedder or get_embedder(infrastructure().embedding_model)
+
+
+async def deliver_message(answer: Answer, state: Mapping[str, Any]) -> AIMessage:
+    """The message that ends the turn, streamed in chunks to clients of the `messages` stream.
+
+    A multi-question worker's answer is not the turn's message (`combine` writes that), so a
+    worker's is not streamed: a client would show it as a message of its own.
+    """
+    message = answer_message(answer, message_id=str(uuid4()))
+    if "multi_question" not in state:
+        await speak(message, tags=[ANSWER_TAG])
+    return message

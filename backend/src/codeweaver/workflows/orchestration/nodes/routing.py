@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from codeweaver.workflows.orchestration.nodes.common import deliver_message
 from codeweaver.workflows.orchestration.state import MainState
 from codeweaver_runtime.text import detect_language, truncate
-from codeweaver_schema import Answer, RoutingDecision, answer_message
+from codeweaver_schema import Answer, RoutingDecision
 
 TOO_MANY = {
     "en": (
@@ -54,11 +55,11 @@ async def too_many(state: MainState) -> dict[str, Any]:
     template = TOO_MANY.get(language, TOO_MANY["en"])
     listing = "\n".join(f"{i}. {truncate(q, 200)}" for i, q in enumerate(questions, start=1))
     answer = Answer(text=template.format(n=len(questions), listing=listing), language=language)
-    return {"answer": answer, "messages": [answer_message(answer)]}
+    return {"answer": answer, "messages": [await deliver_message(answer, state)]}
 
 
 async def empty_input(state: MainState) -> dict[str, Any]:
     """Answer a message with no question in it with a clear request for one."""
     language = detect_language(state.get("question", ""))
     answer = Answer(text=EMPTY.get(language, EMPTY["en"]), language=language)
-    return {"answer": answer, "messages": [answer_message(answer)]}
+    return {"answer": answer, "messages": [await deliver_message(answer, state)]}

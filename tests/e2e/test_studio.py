@@ -1,0 +1,71 @@
+"""`codeweaver serve --studio`: Studio without a token, from Studio's page and this machine only."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.support import Server, start_server, stop_server
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
+
+STUDIO = {"X-Auth-Scheme": "langsmith"}
+
+
+@pytest.fixture(scope="module")
+def studio_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    proc, running = start_server(tmp_path_factory.mktemp("studio"), studio=True)
+    try:
+        yield running
+    finally:
+        stop_server(proc)
+
+
+def test_studio_lists_graphs_and_runs_a_question_without_a_token(studio_server: Server) -> None:
+    with httpx.Client(base_url=studio_server.url, timeout=300) as http:
+        assistants = http.post("/assistants/search", json={"limit": 20}, headers=STUDIO)
+        assert assistants.status_code == 200, assistants.text
+        assert "codeweaver" in {a["graph_id"] for a in assistants.json()}
+        result = http.post(
+            "/runs/wait",
+            json={
+                "assistant_id": "codeweaver",
+                "input": {"messages": [{"type": "human", "content": "How do I sort a list?"}]},
+            },
+            headers=STUDIO,
+        )
+        assert result.status_code == 200, result.text
+        assert result.json()["messages"][-1]["type"] == "ai"
+
+
+def test_other_clients_still_need_the_token(studio_server: Server) -> None:
+    with httpx.Client(base_url=studio_server.url, timeout=60) as http:
+        assert http.post("/threads/search", json={}).status_code == 401
+        assert http.post("/threads/search", json={}, headers=studio_server.headers).is_success
+
+
+@pytest.mark.parametrize(
+    ("origin", "allowed"),
+    [
+        ("https://smith.langchain.com", True),
+        ("http://localhost:3000", True),
+        ("https://evil.example", False),
+        ("http://localhost.evil.example", False),
+    ],
+)
+def test_browsers_may_use_the_studio_scheme_only_from_studio_and_this_machine(
+    studio_server: Server, origin: str, allowed: bool
+) -> None:
+    with httpx.Client(base_url=studio_server.url, timeout=60) as http:
+        preflight = http.options(
+            "/threads/search",
+            headers={
+                "Origin": origin,
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "x-auth-scheme,content-type",
+            },
+        )
+    granted = preflight.headers.get("access-control-allow-origin")
+    assert (granted == origin) is allowed, (preflight.status_code, dict(preflight.headers))
