@@ -924,13 +924,22 @@ def bench(
         list[str] | None,
         typer.Option(
             "--design",
-            help="With --cli: onnx (current) and/or sentence-transformers (before); default both.",
+            help="With --cli: onnx (current), sentence-transformers (its runtime before) and/or "
+            "served (ask through codeweaver serve); default all.",
         ),
     ] = None,
     bytecode: Annotated[
         list[str] | None,
         typer.Option(
             "--bytecode", help="With --cli: cached (.pyc kept) and/or none; default both."
+        ),
+    ] = None,
+    before_cli: Annotated[
+        Path | None,
+        typer.Option(
+            "--before-cli",
+            help="With --cli: the `codeweaver` of a checkout from before issue 14 "
+            "(docs/PERFORMANCE.md), timed as the baseline.",
         ),
     ] = None,
 ) -> None:
@@ -949,6 +958,7 @@ def bench(
                     cold_runs=cold_runs,
                     designs=design or DESIGNS,
                     bytecode=bytecode or BYTECODE_MODES,
+                    before_cli=before_cli,
                 )
             except ValueError as exc:
                 raise typer.BadParameter(str(exc)) from None

@@ -14,6 +14,11 @@ process, as on a machine that sets PYTHONDONTWRITEBYTECODE=1 over an install wit
 - fresh: new questions from new processes on the now warm data directory (cache misses);
 - repeat: the same questions again from new processes (cache hits).
 
+Under `before`, given `before_cli` (the `codeweaver` command of a checkout from before issue 14,
+e.g. commit 9889b2f synced into its own folder), that older CLI is timed the same way: eager
+imports, sentence-transformers and torch in every process. It is the baseline the goals are
+compared with; `sentence-transformers` isolates what the runtime alone costs today.
+
 Under `served`, a `codeweaver serve` (ONNX) is started on a fresh data directory first, and
 every `ask` finds it there and sends its question to it: the thin client. The server's own
 start-up is reported apart; its first question is the cold one.
@@ -42,8 +47,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 DESIGNS = ("onnx", "sentence-transformers", "served")
-"""The current design first, the previous one (the baseline) second, then the thin client:
+"""The current design first, today's code on the previous runtime second, then the thin client:
 `ask` sending its question to a `codeweaver serve` running on the same data directory."""
+BEFORE = "before"
+"""The CLI of a checkout from before issue 14 (`before_cli`): the baseline when given."""
 BYTECODE_MODES = ("cached", "none")
 COLD_QUESTION = "How do I reverse a list in Python?"
 QUESTIONS = (
@@ -145,9 +152,12 @@ class CliBenchReport:
         }
 
     def answers_identical(self) -> tuple[int, int]:
-        """(questions answered alike by every design, questions compared)."""
+        """(questions answered alike by every design of this checkout, questions compared)."""
         by_question: dict[str, set[str]] = {}
-        for modes in self.series.values():
+        # The older checkout's answers may differ for reasons of their own (rendering changed).
+        for design, modes in self.series.items():
+            if design == BEFORE:
+                continue
             for kinds in modes.values():
                 for series in kinds.values():
                     for run in series.runs:
@@ -201,25 +211,28 @@ class CliBenchReport:
                     )
         lines += [
             "",
-            "| goal | limit | .pyc | in process p50 | through serve p50 | before p50 | "
-            "before / in process | |",
-            "|---|---:|---|---:|---:|---:|---:|---|",
+            "| goal | limit | .pyc | in process p50 | through serve p50 | "
+            "sentence-transformers p50 | before p50 | baseline / in process | |",
+            "|---|---:|---|---:|---:|---:|---:|---:|---|",
         ]
         for kind, limit in GOALS_S.items():
             for mode in BYTECODE_MODES:
-                found = {d: self.series.get(d, {}).get(mode, {}).get(kind) for d in DESIGNS}
+                found = {
+                    d: self.series.get(d, {}).get(mode, {}).get(kind) for d in (*DESIGNS, BEFORE)
+                }
                 p50 = {d: s.wall(0.5) for d, s in found.items() if s is not None and s.runs}
                 if not p50:
                     continue
-                now, before, served = (p50.get(d) for d in DESIGNS)
+                now, torch_runtime, served, before = (p50.get(d) for d in (*DESIGNS, BEFORE))
                 candidates = (("met", now), ("met through serve", served))
                 verdict = next(
                     (label for label, v in candidates if v is not None and v <= limit), "not met"
                 )
-                ratio = f"{before / now:.1f}x" if before and now else "–"
+                baseline = before if before is not None else torch_runtime
+                ratio = f"{baseline / now:.1f}x" if baseline and now else "–"
                 lines.append(
                     f"| {GOAL_NAMES[kind]} | ≤ {limit:g} s | {mode} | {_s(now)} | {_s(served)} | "
-                    f"{_s(before)} | {ratio} | {verdict} |"
+                    f"{_s(torch_runtime)} | {_s(before)} | {ratio} | {verdict} |"
                 )
         if self.server_start_s:
             started = ", ".join(f"{s:g} s ({m} .pyc)" for m, s in self.server_start_s.items())
@@ -241,12 +254,21 @@ def cli_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "codeweaver"]
 
 
-def ask_once(question: str, env: dict[str, str], *, timeout_s: float = 600.0) -> Run:
-    """Run `codeweaver ask QUESTION --json` as a new process; wall time and peak memory."""
+def ask_once(
+    question: str,
+    env: dict[str, str],
+    *,
+    command: Sequence[str] | None = None,
+    timeout_s: float = 600.0,
+) -> Run:
+    """Run `codeweaver ask QUESTION --json` as a new process; wall time and peak memory.
+
+    `command` is the `codeweaver` to run, this environment's by default.
+    """
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as errors:
         started = time.perf_counter()
         process = subprocess.Popen(
-            [*cli_command(), "ask", question, "--json"],
+            [*(command or cli_command()), "ask", question, "--json"],
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=errors,
@@ -287,7 +309,7 @@ _ONLINE_SETTINGS = frozenset(
 def _environment(design: str, mode: str, folder: Path, pycache: Path) -> dict[str, str]:
     from codeweaver_runtime.onnx_embedder import RUNTIME_ENV
 
-    runtime = "onnx" if design == "served" else design
+    runtime = design if design in ("onnx", "sentence-transformers") else "onnx"
     env = {
         key: value
         for key, value in os.environ.items()
@@ -390,6 +412,7 @@ def run_cli_bench(
     designs: Sequence[str] = DESIGNS,
     bytecode: Sequence[str] = BYTECODE_MODES,
     measure_install: bool = True,
+    before_cli: Path | None = None,
 ) -> CliBenchReport:
     """Run the CLI bench (see the module's docstring).
 
@@ -399,10 +422,16 @@ def run_cli_bench(
         designs: Among `DESIGNS`.
         bytecode: Among `BYTECODE_MODES`.
         measure_install: Also add up the install's size.
+        before_cli: The `codeweaver` command of a checkout from before issue 14; adds the
+            `before` design, timed first.
     """
     unknown = [*(set(designs) - set(DESIGNS)), *(set(bytecode) - set(BYTECODE_MODES))]
     if unknown:
         raise ValueError(f"unknown design or bytecode mode: {', '.join(sorted(unknown))}")
+    if before_cli is not None:
+        if not before_cli.is_file():
+            raise ValueError(f"no codeweaver command at {before_cli}")
+        designs = (BEFORE, *designs)
     questions = QUESTIONS[: max(1, min(iterations, len(QUESTIONS)))]
     from codeweaver_runtime.onnx_embedder import RUNTIME_ENV
 
@@ -416,10 +445,14 @@ def run_cli_bench(
                 kinds = {"cold": Series(), "fresh": Series(), "repeat": Series()}
                 series.setdefault(design, {})[mode] = kinds
                 pycache = root / f"pycache-{mode}"
+                command = [str(before_cli)] if design == BEFORE and before_cli else None
                 if mode == "cached":
                     # Fills the bytecode cache; its own data dir and model cache are dropped.
                     warm_up = _environment(design, mode, root / "warm-up", pycache)
-                    ask_once(COLD_QUESTION, {**warm_up, RUNTIME_ENV: "onnx"})
+                    if design == BEFORE:
+                        ask_once(COLD_QUESTION, warm_up, command=command)
+                    else:
+                        ask_once(COLD_QUESTION, {**warm_up, RUNTIME_ENV: "onnx"})
                     if design == "sentence-transformers":
                         ask_once(COLD_QUESTION, warm_up)
                     shutil.rmtree(root / "warm-up", ignore_errors=True)
@@ -431,12 +464,14 @@ def run_cli_bench(
                 try:
                     for n in range(1 if server else cold_runs):
                         folder = root / f"{design}-{mode}-cold-{n}"
-                        run = ask_once(COLD_QUESTION, _environment(design, mode, folder, pycache))
-                        kinds["cold"].runs.append(run)
+                        env = _environment(design, mode, folder, pycache)
+                        kinds["cold"].runs.append(ask_once(COLD_QUESTION, env, command=command))
                     # Fresh and repeat questions share one warm data directory and model cache.
                     env = _environment(design, mode, warm, pycache)
-                    kinds["fresh"].runs.extend(ask_once(q, env) for q in questions)
-                    kinds["repeat"].runs.extend(ask_once(q, env) for q in questions)
+                    kinds["fresh"].runs.extend(ask_once(q, env, command=command) for q in questions)
+                    kinds["repeat"].runs.extend(
+                        ask_once(q, env, command=command) for q in questions
+                    )
                 finally:
                     if server is not None:
                         _stop_server(server)

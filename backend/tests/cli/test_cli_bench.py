@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from codeweaver.cli_bench import GOAL_NAMES, QUESTIONS, Run, Series, run_cli_bench
+from codeweaver.cli_bench import (
+    BEFORE,
+    GOAL_NAMES,
+    QUESTIONS,
+    CliBenchReport,
+    Run,
+    Series,
+    run_cli_bench,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -49,3 +58,26 @@ def test_the_bench_runs_the_real_cli_cold_fresh_and_from_the_cache() -> None:
 def test_unknown_designs_are_refused() -> None:
     with pytest.raises(ValueError, match="tensorflow"):
         run_cli_bench(designs=("tensorflow",))
+
+
+def test_a_missing_before_cli_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no codeweaver command"):
+        run_cli_bench(before_cli=tmp_path / "codeweaver")
+
+
+def test_the_older_checkout_is_the_baseline_and_left_out_of_the_answer_check() -> None:
+    def series(wall_s: float, answer: str) -> dict[str, dict[str, Series]]:
+        runs = [Run(q, wall_s, 100.0, 0, True, 0.1, answer) for q in QUESTIONS[:2]]
+        return {"cached": {"repeat": Series(runs)}}
+
+    report = CliBenchReport(
+        machine={"cores": 2},
+        series={BEFORE: series(8.0, "older text"), "onnx": series(2.0, "answer")},
+        install={},
+        load_before=0.0,
+        load_after=0.0,
+    )
+    repeat_row = next(line for line in report.table().splitlines() if "repeat question" in line)
+    assert "8.00 s" in repeat_row
+    assert "4.0x" in repeat_row
+    assert report.answers_identical() == (2, 2)
