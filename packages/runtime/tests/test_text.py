@@ -89,6 +89,20 @@ async def test_intent_without_a_rule_is_the_nearest_description_or_learning() ->
     )
 
 
+async def test_a_question_without_code_is_never_a_review_by_resemblance() -> None:
+    # Word for word a review prototype, but about no code of the user's: a how-to question.
+    asked = "Is a set implementation idiomatic and correct?"
+    assert (await classify_intent(asked, HashEmbedder()))[0] != "code_review"
+    # The same words pointing at code, or holding some, are a review.
+    assert (await classify_intent("Is this implementation idiomatic and correct?", HashEmbedder()))[
+        0
+    ] == "code_review"
+    with_code = (
+        "Is it idiomatic and correct?\n```python\nfor i in range(len(xs)): print(xs[i])\n```"
+    )
+    assert (await classify_intent(with_code, HashEmbedder()))[0] == "code_review"
+
+
 def test_prose_only_sets_code_and_traces_aside() -> None:
     text = "Why?\n```py\nx = 1\n```\n    indented()\nTraceback (most recent call last):\nok `a`"
     assert prose_only(text).split() == ["Why?", "ok", "code"]

@@ -356,6 +356,12 @@ _CODE_REVIEW = re.compile(
     re.IGNORECASE,
 )
 
+_POINTS_AT_CODE = re.compile(
+    r"\b(this|my|the following|attached|below)\s+(code|function|implementation|class|method|"
+    r"script|snippet|program|loop|module)\b|이 코드|제 코드|내 코드|이 함수",
+    re.IGNORECASE,
+)
+
 INTENT_PROTOTYPES: dict[Intent, tuple[str, ...]] = {
     "debugging": (
         "Why does my code raise this error and how do I fix it?",
@@ -394,9 +400,15 @@ async def classify_intent(question: str, embedder: Embedder | None) -> tuple[Int
             return "learning", "no English terms to compare; learning is the common case"
     if embedder is None:
         return "learning", "no rule matched and no embedder; learning is the common case"
+    # A review needs code to review, in the question or pointed at ("this function"): a
+    # question without any ("How do I remove duplicates from a list?") is not one, however close
+    # its wording comes to "refactor this function".
+    has_code = prose.strip() != question.strip() or bool(_POINTS_AT_CODE.search(question))
     labels: list[Intent] = []
     texts: list[str] = []
     for intent, examples in INTENT_PROTOTYPES.items():
+        if intent == "code_review" and not has_code:
+            continue
         labels.extend([intent] * len(examples))
         texts.extend(examples)
     vectors = await embedder.embed([basis, *texts])
