@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
+import pytest
+from langchain_core.messages import HumanMessage
 from langgraph.errors import NodeTimeoutError
+from langgraph.types import Overwrite
 
 from codeweaver.workflows.orchestration.graph import _kind_of
+from codeweaver.workflows.orchestration.state import MainState
 from codeweaver_cache import CacheUnavailableError
 from codeweaver_runtime import EmbeddingError, StaticChatModels
 
@@ -117,6 +122,40 @@ async def test_turn_fields_do_not_leak_into_the_next_turn(make_harness: MakeHarn
     assert values["evidence"] == []
     assert values["analysis"] is None
     assert values["cache_decision"] is None
+
+
+@pytest.mark.parametrize(
+    ("earlier", "filled"),
+    [
+        (QUESTION, {"search_iteration", "search_queries", "cache_stored", "evidence"}),
+        ("How do I reverse a list? How do I open a file?", {"multi_answers", "answer"}),
+    ],
+)
+async def test_plan_resets_every_per_turn_key(
+    make_harness: MakeHarness, earlier: str, filled: set[str]
+) -> None:
+    h = make_harness()
+    before, _, _ = await h.ask(earlier)
+    assert all(before[key] for key in filled), "the earlier turn must leave these set"
+    config: Any = {"configurable": {"thread_id": "t1"}}
+    updates: dict[str, dict[str, Any]] = {}
+    async for chunk in h.graph.astream(
+        {"messages": [HumanMessage("What is a list? What is a tuple? What is a set?")]},
+        config,
+        context=h.context,
+        stream_mode="updates",
+    ):
+        updates.update(chunk)
+    reset = updates["plan"]
+    per_turn = set(MainState.__annotations__) - {"messages"}
+    assert per_turn <= set(reset), f"plan does not reset {sorted(per_turn - set(reset))}"
+    written_after_plan = {
+        key for node, update in updates.items() if node != "plan" for key in update
+    }
+    values = (await h.graph.aget_state(config)).values
+    for key in per_turn - written_after_plan:
+        fresh = reset[key].value if isinstance(reset[key], Overwrite) else reset[key]
+        assert values[key] == fresh, key
 
 
 async def test_a_decline_is_never_cached(make_harness: MakeHarness) -> None:

@@ -89,37 +89,25 @@ async def test_postgres_uri_from_the_environment_is_used_by_default(
 
 
 async def test_cli_run_question_keeps_the_thread_in_postgres(
-    embedder: Embedder, tmp_path: Path, postgres_uri: str, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, postgres_uri: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`codeweaver ask/chat` go through `run_question`: the URI in the environment decides."""
-    import codeweaver.workflows.orchestration.graph as orchestration
+    """`codeweaver ask/chat` go through `run_question`: the URI in the environment decides.
+
+    The run is configured as an operator configures the CLI, through the environment: its
+    store under a fresh home, the bundled documentation as its local source, no model.
+    """
     from codeweaver.cli import run_question
 
-    client = open_qdrant(":memory:")
-    cache = SemanticCache(client, embedder)
-    real_build = orchestration.build_main_graph
-
-    def build_with_fakes(*, checkpointer: Any) -> Any:
-        return real_build(
-            embedder=embedder,
-            sources={"local": KeywordSource()},
-            cache=cache,
-            checkpointer=checkpointer,
-        )
-
-    monkeypatch.setattr(orchestration, "build_main_graph", build_with_fakes)
+    monkeypatch.setenv("CODEWEAVER_HOME", str(tmp_path / "home"))
     monkeypatch.setenv(POSTGRES_URI_ENV, postgres_uri)
     thread = f"cli-{uuid.uuid4().hex[:8]}"
     overrides = {"chat_model": "offline", "search_sources": ["local"]}
-    try:
-        first = await run_question(
-            QUESTION, thread_id=thread, data_dir=tmp_path, context_overrides=overrides
-        )
-        second = await run_question(
-            FOLLOW_UP, thread_id=thread, data_dir=tmp_path, context_overrides=overrides
-        )
-    finally:
-        await client.close()
+    first = await run_question(
+        QUESTION, thread_id=thread, data_dir=tmp_path, context_overrides=overrides
+    )
+    second = await run_question(
+        FOLLOW_UP, thread_id=thread, data_dir=tmp_path, context_overrides=overrides
+    )
     assert first.citations, first.answer
     assert second.question_type == "clarification", second
     assert "answer_with_history" in second.nodes

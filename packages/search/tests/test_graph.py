@@ -12,7 +12,13 @@ from codeweaver_runtime import StaticChatModels
 from codeweaver_runtime.testing import HashEmbedder, ScriptedChatModel
 from codeweaver_runtime.text import classify_intent
 from codeweaver_schema import Analysis, Evidence, SourceName
-from codeweaver_search import SearchContext, build_search_graph, fresh_search_fields
+from codeweaver_search import (
+    SearchContext,
+    SearchInput,
+    SearchOutput,
+    build_search_graph,
+    fresh_search_fields,
+)
 from codeweaver_search.prompts import BEGIN, END, SYSTEM_PROMPT, Assessment
 from codeweaver_search.sources import LocalCorpusSource, PartialResults, SourceError
 
@@ -308,13 +314,14 @@ async def test_output_holds_only_what_search_owns(embedder: HashEmbedder) -> Non
     assert {"search_docs", "rerank", "judge"} <= set(nodes)
 
 
-def test_fresh_fields_bypass_the_reducers() -> None:
+def test_fresh_fields_clear_the_interface_a_parent_holds() -> None:
     fresh = fresh_search_fields()
-    assert isinstance(fresh["search_pool"], Overwrite)
+    interface = {*SearchInput.__annotations__, *SearchOutput.__annotations__}
+    assert set(fresh) == {key for key in interface if key.startswith("search_")}
     assert isinstance(fresh["search_queries"], Overwrite)
+    assert isinstance(fresh["search_refinements"], Overwrite)
     assert fresh["search_iteration"] == 0
     assert fresh["search_sufficiency"] is None
-    assert all(key.startswith("search_") for key in fresh)
 
 
 async def test_loading_the_reference_does_not_count_against_the_search_budget(

@@ -10,7 +10,7 @@ from codeweaver_cache.graph import (
     store_graph,
 )
 from codeweaver_cache.guards import Comparison, compare, converts_the_other_way
-from codeweaver_cache.state import CacheState, fresh_cache_fields
+from codeweaver_cache.state import CacheState, LookupOutput, StoreOutput, fresh_cache_fields
 from codeweaver_cache.store import (
     Admission,
     CacheScope,
@@ -33,8 +33,10 @@ __all__ = [
     "Comparison",
     "HitModel",
     "HitRule",
+    "LookupOutput",
     "PairFeatures",
     "SemanticCache",
+    "StoreOutput",
     "TrapReport",
     "build_cache_lookup_graph",
     "build_cache_store_graph",

@@ -11,7 +11,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from codeweaver_cache.connect import route_after_lookup
 from codeweaver_cache.context import CacheContext
-from codeweaver_cache.nodes.common import cache_factory
+from codeweaver_cache.nodes.common import CacheDeps
 from codeweaver_cache.nodes.lookup import LOOKUP, VERIFY, make_lookup, make_verify
 from codeweaver_cache.nodes.store import STORE, make_store
 from codeweaver_cache.state import CacheState, LookupOutput, LookupState, StoreOutput
@@ -31,15 +31,15 @@ def build_cache_lookup_graph(
         cache: the cache to use; by default the one the run context names.
         models: chat models for the verifier; by default the ones the run context names.
     """
-    get_cache = cache_factory(cache)
+    deps = CacheDeps(models=models, cache=cache)
     builder = StateGraph(
         LookupState,
         input_schema=CacheState,
         output_schema=LookupOutput,
         context_schema=CacheContext,
     )
-    builder.add_node(LOOKUP, make_lookup(get_cache, models))
-    builder.add_node(VERIFY, make_verify(get_cache, models))
+    builder.add_node(LOOKUP, make_lookup(deps))
+    builder.add_node(VERIFY, make_verify(deps))
     builder.add_edge(START, LOOKUP)
     builder.add_conditional_edges(LOOKUP, route_after_lookup)
     return builder.compile(name="cache_lookup")
@@ -57,7 +57,7 @@ def build_cache_store_graph(*, cache: SemanticCache | None = None) -> StoreGraph
         output_schema=StoreOutput,
         context_schema=CacheContext,
     )
-    builder.add_node(STORE, make_store(cache_factory(cache)))
+    builder.add_node(STORE, make_store(CacheDeps(cache=cache)))
     builder.add_edge(START, STORE)
     return builder.compile(name="cache_store")
 

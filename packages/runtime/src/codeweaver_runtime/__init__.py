@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from codeweaver_runtime.secrets import install_log_redaction, redact
     from codeweaver_runtime.structured import METHODS, MethodMemory
     from codeweaver_runtime.tenancy import authenticated_user, run_tenant, scoped_to_caller
+    from codeweaver_runtime.wiring import Collaborators, Node
 
 # `infrastructure` is both a submodule and the function it exports: bound now, because importing
 # the submodule (for any of its names) would otherwise leave the module under that name.
@@ -61,6 +62,7 @@ from codeweaver_runtime.infrastructure import infrastructure
 
 _HOMES = {
     "ChatModels": "codeweaver_runtime.chat",
+    "Collaborators": "codeweaver_runtime.wiring",
     "ConfiguredChatModels": "codeweaver_runtime.chat",
     "ContextError": "codeweaver_runtime.context",
     "DEFAULT_EMBEDDING_MODEL": "codeweaver_runtime.context",
@@ -76,6 +78,7 @@ _HOMES = {
     "ModelNameError": "codeweaver_runtime.model_names",
     "ModelRole": "codeweaver_runtime.chat",
     "ModelSpec": "codeweaver_runtime.model_names",
+    "Node": "codeweaver_runtime.wiring",
     "OFFLINE": "codeweaver_runtime.model_names",
     "OPERATOR_SETTINGS": "codeweaver_runtime.infrastructure",
     "RoleUsage": "codeweaver_runtime.chat",
@@ -136,6 +139,7 @@ __all__ = [
     "OFFLINE",
     "OPERATOR_SETTINGS",
     "ChatModels",
+    "Collaborators",
     "ConfiguredChatModels",
     "ContextError",
     "Embedder",
@@ -147,6 +151,7 @@ __all__ = [
     "ModelNameError",
     "ModelRole",
     "ModelSpec",
+    "Node",
     "RoleUsage",
     "RuntimeContext",
     "SentenceTransformerEmbedder",

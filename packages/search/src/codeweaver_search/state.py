@@ -112,18 +112,16 @@ class SearchOutput(TypedDict, total=False):
 
 
 def fresh_search_fields() -> dict[str, Any]:
-    """The update that clears this package's fields at the start of a turn (reducers bypassed)."""
+    """The update that clears, at the start of a parent's turn, the search fields it holds.
+
+    A parent holds only the subgraph's interface (`SearchInput`, `SearchOutput`); the working
+    fields start empty in each call of the subgraph. Reducers are bypassed.
+    """
     return {
-        "search_question": "",
-        "search_query": "",
+        "search_deadline": None,
         "search_iteration": 0,
         "search_queries": Overwrite([]),
         "search_refinements": Overwrite([]),
-        "search_active_sources": [],
-        "search_pool": Overwrite([]),
-        "search_model_verdict": None,
-        "search_suggested_query": None,
         "search_sufficiency": None,
-        "search_deadline": None,
         "search_out_of_time": False,
     }

@@ -17,7 +17,7 @@ and benchmarks; by default everything comes from the run context.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from langgraph.errors import NodeError, NodeTimeoutError
@@ -40,7 +40,6 @@ from codeweaver.workflows.orchestration.nodes.answering import (
     make_grade_node,
     prepare_question,
 )
-from codeweaver.workflows.orchestration.nodes.common import Collaborators
 from codeweaver.workflows.orchestration.nodes.planning import (
     make_analyze_node,
     make_plan_node,
@@ -56,6 +55,7 @@ from codeweaver_cache import (
 from codeweaver_multi_question import MultiOutput, WorkerInput, build_multi_question_graph
 from codeweaver_runtime import (
     ChatModels,
+    Collaborators,
     Embedder,
     EmbeddingError,
     add_node_with_fallback,
@@ -87,7 +87,7 @@ def _kind_of(failure: BaseException) -> ErrorKind:
     return "store" if isinstance(failure, CacheUnavailableError) else "model"
 
 
-def _continue_without(node: str, goto: str) -> Any:
+def _continue_without(node: str, goto: str) -> Callable[[MainState, NodeError], Command[str]]:
     """An error handler: record the failure and carry on at `goto`."""
 
     def handle(state: MainState, error: NodeError) -> Command[str]:
@@ -111,12 +111,12 @@ class _Pipeline:
         sources: Mapping[SourceName, Source] | None,
         cache: SemanticCache | None,
     ) -> None:
-        collaborators = Collaborators(embedder=embedder)
-        self.analyze = traced("analyze")(make_analyze_node(models, collaborators))
-        self.answer = traced("answer")(make_answer_node(models, collaborators))
-        self.grade = traced("grade")(make_grade_node(models))
+        self.collaborators = Collaborators(models=models, embedder=embedder)
+        self.analyze = traced("analyze")(make_analyze_node(self.collaborators))
+        self.answer = traced("answer")(make_answer_node(self.collaborators))
+        self.grade = traced("grade")(make_grade_node(self.collaborators))
         self.answer_with_history = traced("answer_with_history")(
-            make_answer_with_history_node(models, collaborators)
+            make_answer_with_history_node(self.collaborators)
         )
         self.search = build_search_graph(models=models, sources=sources, embedder=embedder)
         self.cache_lookup = build_cache_lookup_graph(cache=cache, models=models)
@@ -207,7 +207,9 @@ def build_main_graph(
     builder = StateGraph(
         MainState, input_schema=InputState, output_schema=MainOutput, context_schema=Context
     )
-    builder.add_node("plan", traced("plan")(make_plan_node(models)), timeout=MODEL_NODE_TIMEOUT_S)
+    builder.add_node(
+        "plan", traced("plan")(make_plan_node(pipeline.collaborators)), timeout=MODEL_NODE_TIMEOUT_S
+    )
     builder.add_node("route", traced("route")(route))
     builder.add_node("too_many", traced("too_many")(too_many))
     builder.add_node("empty_input", traced("empty_input")(empty_input))

@@ -1,4 +1,10 @@
-"""State of the main graph: the shared state composed with every subgraph's prefixed fields."""
+"""State of the main graph: the shared state, what each subgraph reads and returns, and its own.
+
+A subgraph added as a node shares with its parent only the keys both states declare. The
+subgraphs' working fields (the search pool, the judge model's verdict, a pending cache hit) live
+in their own state for one call and never reach the main graph's checkpoints; the main graph
+holds each subgraph's public interface, which Studio and the API show.
+"""
 
 from __future__ import annotations
 
@@ -8,23 +14,35 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from codeweaver_cache import CacheState
-from codeweaver_multi_question import MultiOutput, MultiState, WorkerInput
+from codeweaver_cache import LookupOutput, StoreOutput
+from codeweaver_multi_question import MultiOutput, WorkerInput
 from codeweaver_schema import (
     Analysis,
     Answer,
     CacheDecision,
     ErrorRecord,
     FlowStep,
+    OrchestrationState,
     Plan,
     RoutingDecision,
     merge_by_id,
 )
-from codeweaver_search import SearchState
+from codeweaver_search import SearchInput, SearchOutput
 
 
-class MainState(SearchState, CacheState, MultiState, total=False):
-    """Everything a turn of the main graph reads and writes."""
+class MainState(
+    OrchestrationState,
+    SearchInput,
+    SearchOutput,
+    LookupOutput,
+    StoreOutput,
+    MultiOutput,
+    total=False,
+):
+    """Everything a turn of the main graph reads and writes.
+
+    Every key but `messages` belongs to one turn, and `plan` resets each of them.
+    """
 
     answer_attempts: int
     """How many answers this turn has drafted; bounds regeneration."""

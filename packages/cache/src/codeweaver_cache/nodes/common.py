@@ -2,29 +2,35 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from codeweaver_cache.context import CacheContext
 from codeweaver_cache.store import SemanticCache
+from codeweaver_runtime import Collaborators
 from codeweaver_schema import Answer, CacheDecision, ErrorKind, ErrorRecord, answer_message
 
-CacheFactory = Callable[[CacheContext], SemanticCache]
+
+@dataclass(frozen=True)
+class CacheDeps(Collaborators):
+    """The shared collaborators (the verifier's models) plus the cache itself."""
+
+    cache: SemanticCache | None = None
+    """The cache; None: the process-wide one, viewed with this run's timeout."""
+
+    def cache_for(self, context: CacheContext) -> SemanticCache:
+        """The injected cache, else the shared one with the context's timeout."""
+        if self.cache is not None:
+            return self.cache
+        return SemanticCache.shared(timeout_s=context.cache_timeout_s)
 
 
 def cache_context(runtime: Runtime[CacheContext]) -> CacheContext:
     """The run's context; the defaults when the graph runs without one (Studio, a bare invoke)."""
     context = runtime.context
     return context if isinstance(context, CacheContext) else CacheContext()
-
-
-def cache_factory(cache: SemanticCache | None) -> CacheFactory:
-    """An injected cache wins; otherwise the process-wide cache the run context names."""
-    if cache is not None:
-        return lambda _context: cache
-    return lambda context: SemanticCache.shared(timeout_s=context.cache_timeout_s)
 
 
 def error(node: str, kind: ErrorKind, exc: BaseException) -> ErrorRecord:

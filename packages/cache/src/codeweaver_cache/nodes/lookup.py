@@ -7,18 +7,18 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from codeweaver_cache.context import CacheContext
-from codeweaver_cache.nodes.common import CacheFactory, cache_context, error, hit, miss
+from codeweaver_cache.nodes.common import CacheDeps, cache_context, error, hit, miss
 from codeweaver_cache.state import LookupState, key_question
 from codeweaver_cache.store import CacheUnavailableError, failure_kind
 from codeweaver_cache.verifier import PendingHit, resolve_verifier, verify
-from codeweaver_runtime import ChatModels, ModelCallError, run_tenant, traced
+from codeweaver_runtime import ModelCallError, Node, run_tenant, traced
 from codeweaver_schema import CacheDecision
 
 LOOKUP = "cache_lookup"
 VERIFY = "cache_verify"
 
 
-def make_lookup(get_cache: CacheFactory, models: ChatModels | None) -> Any:
+def make_lookup(deps: CacheDeps) -> Node[LookupState, CacheContext]:
     """The node that searches the cache and applies the guards."""
 
     @traced(LOOKUP)
@@ -36,7 +36,7 @@ def make_lookup(get_cache: CacheFactory, models: ChatModels | None) -> Any:
         question = key_question(state)
         if not question:
             return update | miss("no_question: nothing to look up")
-        cache = get_cache(context)
+        cache = deps.cache_for(context)
         scope = cache.scope(run_tenant(context), context.cache_corpus_version)
         try:
             result = await cache.lookup(question, scope, context.cache_rule())
@@ -47,7 +47,7 @@ def make_lookup(get_cache: CacheFactory, models: ChatModels | None) -> Any:
         decision, candidate = result.decision, result.candidate
         if not decision.hit or candidate is None:
             return update | {"cache_decision": decision}
-        if resolve_verifier(context, models) is not None:
+        if resolve_verifier(context, deps.models) is not None:
             pending = PendingHit(
                 query=question,
                 entry_id=candidate.entry_id,
@@ -63,7 +63,7 @@ def make_lookup(get_cache: CacheFactory, models: ChatModels | None) -> Any:
     return cache_lookup
 
 
-def make_verify(get_cache: CacheFactory, models: ChatModels | None) -> Any:
+def make_verify(deps: CacheDeps) -> Node[LookupState, CacheContext]:
     """The node that asks the verifier model about the candidate the guards let through."""
 
     @traced(VERIFY)
@@ -71,8 +71,8 @@ def make_verify(get_cache: CacheFactory, models: ChatModels | None) -> Any:
         context = cache_context(runtime)
         pending = state.get("cache_pending")
         update: dict[str, Any] = {"cache_pending": None}
-        cache = get_cache(context)
-        model = resolve_verifier(context, models)
+        cache = deps.cache_for(context)
+        model = resolve_verifier(context, deps.models)
         if pending is None or model is None:
             return update | miss("no_candidate: nothing to verify")
         details = {

@@ -7,15 +7,15 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from codeweaver_cache.context import CacheContext
-from codeweaver_cache.nodes.common import CacheFactory, cache_context, error
+from codeweaver_cache.nodes.common import CacheDeps, cache_context, error
 from codeweaver_cache.state import CacheState, key_question
 from codeweaver_cache.store import CacheUnavailableError, admission_refusal, failure_kind
-from codeweaver_runtime import run_tenant, traced
+from codeweaver_runtime import Node, run_tenant, traced
 
 STORE = "cache_store"
 
 
-def make_store(get_cache: CacheFactory) -> Any:
+def make_store(deps: CacheDeps) -> Node[CacheState, CacheContext]:
     """The node that stores this turn's answer when the admission policy allows it."""
 
     @traced(STORE)
@@ -25,7 +25,7 @@ def make_store(get_cache: CacheFactory) -> Any:
             return {"cache_stored": False, "cache_store_reason": "disabled"}
         answer, analysis = state.get("answer"), state.get("analysis")
         question = key_question(state)
-        cache = get_cache(context)
+        cache = deps.cache_for(context)
         if answer is None or not question:
             refusal = admission_refusal(answer, analysis) or "no_question"
             cache.stats.rejections[refusal] += 1

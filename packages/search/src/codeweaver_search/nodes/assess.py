@@ -85,7 +85,7 @@ async def _embedding_rank(
         return await offline.rank(
             question,
             items,
-            deps.embedder_for(context),
+            deps.sentence_embedder(),
             intent=intent,
             intent_policy=context.search_intent_policy,
         )

@@ -69,7 +69,7 @@ async def _intent(question: str, deps: SearchDeps, context: SearchContext) -> In
     """The intent the main graph's offline analysis would find: rules, then the embedder."""
     # The analysis falls back to rules alone when the embedder fails; so does a search alone.
     try:
-        intent, _ = await classify_intent(question, deps.embedder_for(context))
+        intent, _ = await classify_intent(question, deps.sentence_embedder())
     except EmbeddingError:
         intent, _ = await classify_intent(question, None)
     return intent

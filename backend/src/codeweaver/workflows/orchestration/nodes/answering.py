@@ -31,7 +31,7 @@ from codeweaver.engine.grounding import (
 )
 from codeweaver.workflows.orchestration.nodes.common import ANSWER_TAG as ANSWER_TAG
 from codeweaver.workflows.orchestration.nodes.common import (
-    Collaborators,
+    MainNode,
     deliver_message,
     error,
     message_text,
@@ -48,12 +48,11 @@ from codeweaver.workflows.orchestration.prompts import (
 from codeweaver.workflows.orchestration.state import MainState, WorkerState
 from codeweaver_corpus.pydocs.index import load_index
 from codeweaver_runtime import (
-    ChatModels,
+    Collaborators,
     EmbeddingError,
     ModelCallError,
     call_structured,
     call_text,
-    resolve_chat_models,
 )
 from codeweaver_schema import (
     SOURCE_LABELS,
@@ -165,7 +164,7 @@ def wants_regeneration(state: MainState, ctx: Context) -> bool:
     return _could_regenerate(state, ctx) and not out_of_time(state)
 
 
-def make_answer_node(models: ChatModels | None, collaborators: Collaborators) -> Any:
+def make_answer_node(collaborators: Collaborators) -> MainNode:
     """The `answer` node: intent-specific, cited, in the user's language."""
 
     async def answer(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -176,7 +175,7 @@ def make_answer_node(models: ChatModels | None, collaborators: Collaborators) ->
         question = state.get("question", "") or analysis.standalone_question
         attempts = state.get("answer_attempts", 0) + 1
         errors: list[ErrorRecord] = []
-        model = resolve_chat_models(models, ctx).for_role("answer")
+        model = collaborators.chat_model("answer", ctx)
         drafted: Answer | None = None
         if model is not None and evidence:
             grade = state.get("grade")
@@ -223,7 +222,7 @@ async def _extractive(
             question,
             analysis,
             evidence,
-            collaborators.embedder(ctx),
+            collaborators.sentence_embedder(),
             errors=seen,
             floor=ctx.answer_relevance_floor,
         )
@@ -234,7 +233,7 @@ async def _extractive(
         )
 
 
-def make_grade_node(models: ChatModels | None) -> Any:
+def make_grade_node(collaborators: Collaborators) -> MainNode:
     """The `grade` node: citations must resolve and cited claims must be in the evidence."""
 
     async def grade(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -248,7 +247,7 @@ def make_grade_node(models: ChatModels | None) -> Any:
             min_support=SUPPORT_THRESHOLD if answer.offline else MODEL_SUPPORT_THRESHOLD,
         )
         errors: list[ErrorRecord] = []
-        model = resolve_chat_models(models, ctx).for_role("judge")
+        model = collaborators.chat_model("judge", ctx)
         if model is not None and not answer.offline and verdict.grounded:
             try:
                 judged = await call_structured(
@@ -294,7 +293,7 @@ def _previous_answer(state: MainState) -> tuple[AIMessage | None, list[Citation]
     return None, []
 
 
-def make_answer_with_history_node(models: ChatModels | None, collaborators: Collaborators) -> Any:
+def make_answer_with_history_node(collaborators: Collaborators) -> MainNode:
     """The `answer_with_history` node: a follow-up answered from the thread, no search."""
 
     async def answer_with_history(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -305,7 +304,7 @@ def make_answer_with_history_node(models: ChatModels | None, collaborators: Coll
         previous, earlier_citations = _previous_answer(state)
         errors: list[ErrorRecord] = []
         text: str | None = None
-        model = resolve_chat_models(models, ctx).for_role("answer")
+        model = collaborators.chat_model("answer", ctx)
         if model is not None:
             history, _ = split_turn(state.get("messages", []))
             try:

@@ -9,7 +9,8 @@ from uuid import uuid4
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage
 
 from codeweaver.context import Context
-from codeweaver_runtime import Embedder, get_embedder, infrastructure, speak
+from codeweaver.workflows.orchestration.state import MainState
+from codeweaver_runtime import Node, speak
 from codeweaver_schema import Answer, ErrorKind, ErrorRecord, answer_message
 
 ANSWER_TAG = "codeweaver:answer"
@@ -66,15 +67,8 @@ def error(node: str, kind: ErrorKind, message: str) -> ErrorRecord:
     return ErrorRecord(node=node, kind=kind, message=message)
 
 
-class Collaborators:
-    """Injected collaborators of the main graph's nodes, resolved from the context otherwise."""
-
-    def __init__(self, *, embedder: Embedder | None = None) -> None:
-        self._embedder = embedder
-
-    def embedder(self, context: Context) -> Embedder:
-        """The injected embedder, or the process-wide one of the operator's model."""
-        return self._embedder or get_embedder(infrastructure().embedding_model)
+MainNode = Node[MainState, Context]
+"""A node of the main graph (and of the multi-question worker, whose state extends it)."""
 
 
 async def deliver_message(answer: Answer, state: Mapping[str, Any]) -> AIMessage:

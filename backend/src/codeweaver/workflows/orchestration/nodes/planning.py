@@ -23,7 +23,7 @@ from codeweaver.engine.analysis import (
 )
 from codeweaver.engine.questions import guard_too_many, scan_questions
 from codeweaver.workflows.orchestration.nodes.common import (
-    Collaborators,
+    MainNode,
     error,
     model_error,
     split_turn,
@@ -33,11 +33,10 @@ from codeweaver.workflows.orchestration.state import MainState, fresh_main_field
 from codeweaver_cache import fresh_cache_fields
 from codeweaver_multi_question import fresh_multi_fields
 from codeweaver_runtime import (
-    ChatModels,
+    Collaborators,
     EmbeddingError,
     ModelCallError,
     call_structured,
-    resolve_chat_models,
 )
 from codeweaver_runtime.text import clean_text, detect_language, truncate
 from codeweaver_schema import Analysis, ErrorRecord, Plan, fresh_turn
@@ -124,7 +123,7 @@ def needs_planner(question: str, history: list[AnyMessage], planned: Plan) -> bo
     return classify_turn(question, history)[0] != "clarification"
 
 
-def make_plan_node(models: ChatModels | None) -> Any:
+def make_plan_node(collaborators: Collaborators) -> MainNode:
     """The `plan` node: starts the turn afresh and decides how many questions it holds."""
 
     async def plan(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -134,7 +133,7 @@ def make_plan_node(models: ChatModels | None) -> Any:
         errors: list[ErrorRecord] = []
         planned = offline_plan(question)
         model = (
-            resolve_chat_models(models, ctx).for_role("planner")
+            collaborators.chat_model("planner", ctx)
             if question and needs_planner(question, history, planned)
             else None
         )
@@ -172,7 +171,7 @@ def deadline_fields(ctx: Context) -> dict[str, Any]:
     return {"run_deadline": deadline, "search_deadline": deadline}
 
 
-def make_analyze_node(models: ChatModels | None, collaborators: Collaborators) -> Any:
+def make_analyze_node(collaborators: Collaborators) -> MainNode:
     """The `analyze` node: the question's type in the thread, intent, language, cache key."""
 
     async def analyze(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -185,10 +184,10 @@ def make_analyze_node(models: ChatModels | None, collaborators: Collaborators) -
         errors: list[ErrorRecord] = []
         if analysis is None:
             history, _ = split_turn(state.get("messages", []))
-            offline = resolve_chat_models(models, ctx).for_role("answer") is None
+            offline = collaborators.chat_model("answer", ctx) is None
             try:
                 analysis = await analyze_offline(
-                    question, history, collaborators.embedder(ctx), offline_answer=offline
+                    question, history, collaborators.sentence_embedder(), offline_answer=offline
                 )
             except EmbeddingError as exc:
                 errors.append(error("analyze", "embedding", f"{exc}; analysed by rules only"))
