@@ -43,6 +43,12 @@ def test_korean_questions_get_english_terms() -> None:
     assert english_gloss("예외를 직접 발생시키려면") == "exception raise"
     assert english_gloss("16진수 문자열을 int로") == "hexadecimal hex string int"
     assert english_gloss("How do I sort a dict?") == ""
+    # Everyday words beyond the first glossary: orders, number theory, timing, Unix time.
+    descending = "list descending order reverse sort"
+    assert english_gloss("리스트를 내림차순으로 정렬하려면?") == descending
+    assert "gcd" in english_gloss("두 수의 최대공약수를 구하려면?")
+    assert "elapsed" in english_gloss("코드 실행 시간을 측정하려면?")
+    assert "epoch" in english_gloss("유닉스 시간을 날짜로 변환")
 
 
 def test_secrets_are_masked_in_log_lines(monkeypatch: pytest.MonkeyPatch) -> None:
