@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
-from codeweaver.bench import PATHS, run_bench_async
+import codeweaver
+from codeweaver.bench import PATHS, SERVED_GRAPH, PlotUnavailableError, run_bench_async
 
 pytestmark = pytest.mark.slow
 
 
-async def test_short_bench_reports_every_figure_and_counts_calls() -> None:
+async def test_short_bench_reports_every_figure_and_counts_calls(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     report = await run_bench_async(
         iterations=1, server=False, quick=True, cache_sizes=(50,), cache_probes=5
     )
@@ -55,3 +60,15 @@ async def test_short_bench_reports_every_figure_and_counts_calls() -> None:
     assert all(path in table for path in PATHS)
     assert "tokens per run" in table
     assert "server: not measured" in table
+
+    # The chart needs matplotlib, a development dependency: without it, a message that says so.
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(PlotUnavailableError, match="matplotlib"):
+        report.plot(tmp_path / "latency.png")
+    assert not (tmp_path / "latency.png").exists()
+
+
+def test_the_served_bench_graph_ships_with_the_package() -> None:
+    # Not a checkout's benchmarks/ folder: `codeweaver bench` serves it from an installed wheel.
+    assert SERVED_GRAPH.parent == Path(codeweaver.__file__).resolve().parent
+    assert SERVED_GRAPH.is_file()

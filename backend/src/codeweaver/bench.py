@@ -14,7 +14,7 @@ a fresh in-memory Qdrant for the cache and the real default embedder. It measure
 - overhead: the same runs with zero latency (LangGraph, state, embeddings and our code alone);
 - cache lookup latency at 1,000 and 10,000 entries;
 - LangGraph Server throughput: `langgraph dev` serving the same graph on zero-latency fakes
-  (`benchmarks/served_graph.py`), 10 concurrent clients.
+  (`codeweaver/bench_served.py`), 10 concurrent clients.
 
 Exact commands and the latest figures are in `docs/PERFORMANCE.md`.
 """
@@ -98,8 +98,8 @@ QUICK_SCALE = 0.1
 """`quick` runs the set profile at a tenth of these latencies, so CI finishes in seconds."""
 CLIENTS = 10
 CACHE_SIZES = (1000, 10000)
-REPO = Path(__file__).resolve().parents[3]
-SERVED_GRAPH = REPO / "benchmarks" / "served_graph.py"
+SERVED_GRAPH = Path(__file__).resolve().with_name("bench_served.py")
+"""The fake main graph the served bench runs: part of the package, not of a checkout."""
 CLARIFICATION = "Can you show an example of that?"
 
 TARGETS = {
@@ -443,8 +443,18 @@ class BenchReport(BaseModel):
         return "\n".join(lines)
 
     def plot(self, path: Path) -> Path:
-        """Draw wall time by path (p50 bar, p95 whisker, critical path mark) to a PNG."""
-        import matplotlib
+        """Draw wall time by path (p50 bar, p95 whisker, critical path mark) to a PNG.
+
+        Raises:
+            PlotUnavailableError: matplotlib (a development dependency) is not installed.
+        """
+        try:
+            import matplotlib
+        except ImportError as missing:
+            raise PlotUnavailableError(
+                "--plot needs matplotlib, a development dependency: `uv sync` in a checkout, "
+                "or `pip install matplotlib`"
+            ) from missing
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
@@ -698,6 +708,10 @@ def _cache_questions(count: int, seed: int) -> list[str]:
 # --- the server --------------------------------------------------------------------------------
 
 
+class PlotUnavailableError(RuntimeError):
+    """The latency chart cannot be drawn: matplotlib is missing."""
+
+
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -709,15 +723,13 @@ def _free_port() -> int:
 
 @contextmanager
 def serve_fake_graph(jobs: int = CLIENTS) -> Iterator[str]:
-    """`langgraph dev` serving `benchmarks/served_graph.py` on 127.0.0.1; yields its URL.
+    """`langgraph dev` serving `codeweaver/bench_served.py` on 127.0.0.1; yields its URL.
 
     The config is generated in a temporary folder, and logs and data stay there, outside the
     project folder.
     """
     import httpx
 
-    if not SERVED_GRAPH.exists():
-        raise FileNotFoundError(f"{SERVED_GRAPH} is missing (run from the repository)")
     with tempfile.TemporaryDirectory(prefix="codeweaver-bench-") as folder:
         tmp = Path(folder)
         config = tmp / "langgraph.json"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib.util
 import ipaddress
 import json
 import os
@@ -962,12 +963,23 @@ def bench(
         else:
             sys.stdout.write(cli_report.table() + "\n")
         return
-    from codeweaver.bench import run_bench
+    from codeweaver.bench import PlotUnavailableError, run_bench
 
+    if plot is not None and importlib.util.find_spec("matplotlib") is None:
+        # Say so before minutes of benchmarking, not after.
+        err.print(
+            "--plot needs matplotlib, a development dependency: `uv sync` in a checkout, "
+            "or `pip install matplotlib`"
+        )
+        raise typer.Exit(2)
     with err.status("benchmarking (fake models and sources, real embedder)…"):
         report = run_bench(iterations=iterations or 20, server=not no_server, quick=quick)
     if plot is not None:
-        report.plot(plot)
+        try:
+            report.plot(plot)
+        except PlotUnavailableError as missing:
+            err.print(str(missing))
+            raise typer.Exit(2) from missing
     if as_json:
         sys.stdout.write(report.to_json() + "\n")
     else:

@@ -1,8 +1,9 @@
 """The main graph on zero-latency fakes, for `codeweaver bench` to serve through `langgraph dev`.
 
 `codeweaver.bench.serve_fake_graph` writes a langgraph.json in a temporary folder that points
-here; the real `codeweaver.graphs:main` would ask the real sources. No checkpointer: the server
-provides persistence.
+at this file, which ships with the package, so the served part of the bench works from an
+installed wheel as from a checkout; the real `codeweaver.graphs:main` would ask the real
+sources. No checkpointer: the server provides persistence.
 """
 
 from __future__ import annotations
