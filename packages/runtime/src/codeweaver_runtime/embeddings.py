@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Sequence
 from importlib.metadata import version
@@ -59,10 +60,11 @@ def _resolve_model_path(name: str) -> str:
     return name
 
 
-class MemoisedEmbedder:
+class MemoisedEmbedder(ABC):
     """What every embedder shares: short texts (queries) memoised, encoding off the event loop.
 
-    Subclasses provide `model_id`, `dimension` and `_encode`.
+    Subclasses provide `model_id`, `dimension`, `count_tokens`, `preload` and `_encode`; one
+    that lacks any of them cannot be instantiated.
     """
 
     _QUERY_CACHE_SIZE = 4096
@@ -72,26 +74,26 @@ class MemoisedEmbedder:
         self._cache: OrderedDict[str, NDArray[np.float32]] = OrderedDict()
 
     @property
+    @abstractmethod
     def model_id(self) -> str:
         """Name and version of the model: part of every stored vector's scope."""
-        raise NotImplementedError
 
     @property
+    @abstractmethod
     def dimension(self) -> int:
         """Length of each vector."""
-        raise NotImplementedError
 
+    @abstractmethod
     def count_tokens(self, text: str) -> int:
         """How many tokens the model's own tokenizer makes of `text` (whole, no special tokens)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def preload(self) -> None:
         """Load the model now rather than at the first text (safe from any thread)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _encode(self, texts: Sequence[str]) -> Vectors:
         """Unit-length vectors of distinct texts, in order."""
-        raise NotImplementedError
 
     def embed_sync(self, texts: Sequence[str]) -> Vectors:
         """Encode texts; short texts (queries) are memoised, long ones are not."""
