@@ -27,6 +27,7 @@ import zlib
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from qdrant_client import AsyncQdrantClient, models
@@ -287,31 +288,28 @@ class DocumentCorpus:
         What the store holds, whatever a manifest says: `codeweaver ingest` reconciles the two,
         so a run killed before it could record its progress leaves nothing behind.
         """
-        if not await self._stored.exists():
-            return {}
-        found: dict[str, str] = {}
-        first_chunk = models.FieldCondition(key="chunk_index", match=models.MatchValue(value=0))
-        offset: models.ExtendedPointId | None = None
-        while True:
-            points, offset = await self._client.scroll(
-                self.collection,
-                scroll_filter=self._tenant_filter(first_chunk),
-                limit=1024,
-                offset=offset,
-                with_payload=["doc_id", "file"],
-                with_vectors=False,
-            )
-            for point in points:
-                payload = point.payload or {}
-                found[str(payload["doc_id"])] = str(payload.get("file", ""))
-            if offset is None:
-                return found
+        return {
+            str(p["doc_id"]): str(p.get("file", ""))
+            for p in await self._first_chunks(["doc_id", "file"])
+        }
 
     async def _stored_documents(self) -> dict[str, tuple[str, str, int]]:
         """doc_id -> (content hash, embedding model, chunk count), read from each chunk 0."""
+        fields = ["doc_id", "content_hash", "embedding_model", "chunk_count"]
+        return {
+            str(p["doc_id"]): (
+                str(p["content_hash"]),
+                str(p.get("embedding_model", "")),
+                int(p.get("chunk_count", 0)),
+            )
+            for p in await self._first_chunks(fields)
+        }
+
+    async def _first_chunks(self, fields: list[str]) -> list[dict[str, Any]]:
+        """The payload `fields` of each of this tenant's documents' chunk 0 (one per document)."""
         if not await self._stored.exists():
-            return {}
-        found: dict[str, tuple[str, str, int]] = {}
+            return []
+        found: list[dict[str, Any]] = []
         first_chunk = models.FieldCondition(key="chunk_index", match=models.MatchValue(value=0))
         offset: models.ExtendedPointId | None = None
         while True:
@@ -320,16 +318,10 @@ class DocumentCorpus:
                 scroll_filter=self._tenant_filter(first_chunk),
                 limit=1024,
                 offset=offset,
-                with_payload=["doc_id", "content_hash", "embedding_model", "chunk_count"],
+                with_payload=fields,
                 with_vectors=False,
             )
-            for point in points:
-                payload = point.payload or {}
-                found[str(payload["doc_id"])] = (
-                    str(payload["content_hash"]),
-                    str(payload.get("embedding_model", "")),
-                    int(payload.get("chunk_count", 0)),
-                )
+            found += [point.payload or {} for point in points]
             if offset is None:
                 return found
 
