@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 from codeweaver_corpus.pydocs import DOCS_URL, PACKAGED_INDEX
-from codeweaver_corpus.pydocs.index import DocHit, DocsIndex, call_keys, read_index
+from codeweaver_corpus.pydocs.index import (
+    DocHit,
+    DocsIndex,
+    call_keys,
+    read_index,
+    stemmed_words,
+    word_overlap,
+)
 from codeweaver_corpus.pydocs.reference import PythonReference, evidence_of, is_reference
 from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder
 from codeweaver_runtime.testing import HashEmbedder
@@ -59,6 +66,21 @@ def test_an_entry_without_an_example_borrows_a_session_that_calls_it(index: Docs
     [strip] = [i for i in index._by_name["str.strip"]][:1]
     assert index.unit(strip).examples, "str.strip has its own example"
     assert index.example_for(DocHit(index.unit(strip), strip, 0.9)) is None
+
+
+def test_a_generic_phrase_shares_less_with_a_question_than_one_that_says_what_it_asks() -> None:
+    def overlap(question: str, phrase: str) -> float:
+        return word_overlap(frozenset(stemmed_words(question)), frozenset(stemmed_words(phrase)))
+
+    question = "Python date string to date object"
+    # Every word of "date object" is in the question, but the question asks more than that.
+    assert overlap(question, "convert a date string to a date object") > overlap(
+        question, "date object in python"
+    )
+    assert overlap(question, "date object in python") < 1.0
+    # How a question is asked ("python", "best way") is not what it asks.
+    assert overlap("best way to reverse a list in python", "reverse a list") == 1.0
+    assert overlap("python", "python") == 0.0
 
 
 def test_call_keys_tell_module_functions_from_methods() -> None:

@@ -44,8 +44,13 @@ ALTERNATIVE_DECAY = 0.97
 NAMED_API_BONUS = 0.12
 """Added to units whose API the question names in code form (`re.sub`, `getsize()`)."""
 PHRASE_WORDS_WEIGHT = 0.1
-"""Added to a task phrase's similarity for the share of its words the question uses: a small
-model confuses opposite tasks ("base64 encode" and "base64 decode"), the words do not."""
+"""Added to a task phrase's similarity for the words it shares with the question (`word_overlap`):
+a small model confuses opposite tasks ("base64 encode" and "base64 decode"), the words do not."""
+_NOT_THE_TASK = frozenset(
+    {"python", "python3", "pythonic", "py", "way", "best", "easiest", "simple", "simplest"}
+    | {"fastest"}
+)
+"""Words in how a question is asked, not in what it asks: they say nothing about the task."""
 PASSAGE_PENALTY = 0.03
 """Taken from passages (tutorial, FAQ and module prose): when a passage and an API entry match
 about as well, the entry answers more directly."""
@@ -176,11 +181,10 @@ class DocsIndex:
         via: dict[int, str] = {}
         if len(self.phrases):
             phrase_scores = self.task_vectors @ query
-            asked = set(stemmed_words(question))
+            asked = frozenset(stemmed_words(question))
             # Only phrases close to the question can decide a unit's score.
             for p in np.argsort(-phrase_scores)[:64]:
-                words = self._phrase_words[p]
-                shared = len(asked & words) / len(words) if words else 0.0
+                shared = word_overlap(asked, self._phrase_words[p])
                 phrase_score = float(phrase_scores[p]) + PHRASE_WORDS_WEIGHT * shared
                 for i, weight in self._phrase_targets[p]:
                     value = phrase_score * weight + OWN_SIMILARITY_TIEBREAK * float(dense[i])
@@ -276,6 +280,20 @@ def stemmed_words(text: str) -> list[str]:
                 break
         stems.append(word)
     return stems
+
+
+def word_overlap(asked: frozenset[str], phrase: frozenset[str]) -> float:
+    """How much of a question and a task phrase are the same words, 0 to 1 (Dice coefficient).
+
+    Both sides count: a short phrase whose words all appear in a longer question ("date
+    object") shares less with it than a phrase that says what the question says, so generic
+    phrasings do not take over every question that mentions their words. "Python", "best way"
+    and the like are left out on both sides.
+    """
+    asked, phrase = asked - _NOT_THE_TASK, phrase - _NOT_THE_TASK
+    if not asked or not phrase:
+        return 0.0
+    return 2 * len(asked & phrase) / (len(asked) + len(phrase))
 
 
 def call_keys(code: str) -> set[str]:
