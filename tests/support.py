@@ -100,8 +100,8 @@ def start_server(
             in the same folder).
         studio: Let Studio in without a token, as `codeweaver serve --studio` does.
     """
-    from codeweaver.auth import KEYS_ENV, KEYS_FILE_ENV, LOCAL_IDENTITY, ensure_local_token
-    from codeweaver.server_persistence import dev_server_config
+    from codeweaver.server.auth import KEYS_ENV, KEYS_FILE_ENV, LOCAL_IDENTITY, ensure_local_token
+    from codeweaver.server.threads import dev_server_config
 
     home = tmp / "home"
     log = tmp / "server.log"

@@ -19,13 +19,13 @@ from langgraph_sdk import Auth
 from typer.testing import CliRunner
 from typing_extensions import TypedDict
 
-from codeweaver import auth as server_auth
-from codeweaver.auth import (
+from codeweaver.cli.main import _auth_summary, app
+from codeweaver.context import Context
+from codeweaver.server import auth as server_auth
+from codeweaver.server.auth import (
     ApiKey,
     KeyConfigError,
     check_unique,
-    client_headers,
-    client_token,
     configured_keys,
     ensure_local_token,
     identify,
@@ -33,9 +33,8 @@ from codeweaver.auth import (
     presented_token,
     server_keys,
 )
-from codeweaver.cli import _auth_summary, app
-from codeweaver.context import Context
-from codeweaver.feedback import FeedbackInput, build_feedback_graph
+from codeweaver.server.feedback import FeedbackInput, build_feedback_graph
+from codeweaver.tokens import client_headers, client_token
 from codeweaver_cache import (
     CacheState,
     SemanticCache,

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langgraph_sdk import Auth
 
-from codeweaver.auth import check_run_settings
 from codeweaver.context import MAX_REGENERATIONS, Context, run_deadline
+from codeweaver.server.auth import check_run_settings
 from codeweaver.workflows.orchestration.nodes.answering import out_of_time
 from codeweaver_runtime import ContextError
 from codeweaver_search import MAX_ROUNDS

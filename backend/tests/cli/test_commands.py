@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from codeweaver.cli import app, client_links, langgraph_dev_command, pick_port, server_url
-from codeweaver.server_persistence import CHECKPOINTER_PATH
+from codeweaver.cli.main import app, server_url
+from codeweaver.cli.serve import client_links, langgraph_dev_command, pick_port
+from codeweaver.server.threads import CHECKPOINTER_PATH
 from tests.support import REPO, free_port
 
 runner = CliRunner()
@@ -140,7 +141,7 @@ def test_serve_studio_lets_studio_in_from_its_page_and_this_machine_only(
     command = shlex.split(result.stdout)
     assert command[command.index("--host") + 1] == "127.0.0.1"
     derived = json.loads(Path(command[command.index("--config") + 1]).read_text())
-    assert derived["auth"] == {"path": "codeweaver.auth:auth", "disable_studio_auth": False}
+    assert derived["auth"] == {"path": "codeweaver.server.auth:auth", "disable_studio_auth": False}
     cors = derived["http"]["cors"]
     assert cors["allow_origins"] == ["https://smith.langchain.com"]
     assert re.match(cors["allow_origin_regex"], "http://localhost:3000")

@@ -21,7 +21,7 @@ from langgraph.pregel import Pregel
 from typing_extensions import TypedDict
 
 from codeweaver.persistence import DEV_CONFIG_FILE, checkpoint_types
-from codeweaver.server_persistence import (
+from codeweaver.server.threads import (
     CHECKPOINTER_PATH,
     DurableSqliteSaver,
     ServerRecord,

@@ -174,7 +174,8 @@ def answers(
     Every question runs through the real main graph with default settings, in a fresh thread,
     with the answer cache off.
     """
-    from codeweaver.answer_eval import (
+    from codeweaver.context import Context
+    from codeweaver.workflows.orchestration.evaluation import (
         Outcome,
         ask_all,
         evaluation_context,
@@ -183,7 +184,6 @@ def answers(
         report,
         verbose_line,
     )
-    from codeweaver.context import Context
     from codeweaver_runtime import close_qdrant_clients
 
     rows = read_rows(questions, in_scope=True)[:limit]

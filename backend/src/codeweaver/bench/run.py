@@ -14,7 +14,7 @@ a fresh in-memory Qdrant for the cache and the real default embedder. It measure
 - overhead: the same runs with zero latency (LangGraph, state, embeddings and our code alone);
 - cache lookup latency at 1,000 and 10,000 entries;
 - LangGraph Server throughput: `langgraph dev` serving the same graph on zero-latency fakes
-  (`codeweaver/bench_served.py`), 10 concurrent clients.
+  (`codeweaver/bench/served.py`), 10 concurrent clients.
 
 Exact commands and the latest figures are in `docs/PERFORMANCE.md`.
 """
@@ -98,7 +98,7 @@ QUICK_SCALE = 0.1
 """`quick` runs the set profile at a tenth of these latencies, so CI finishes in seconds."""
 CLIENTS = 10
 CACHE_SIZES = (1000, 10000)
-SERVED_GRAPH = Path(__file__).resolve().with_name("bench_served.py")
+SERVED_GRAPH = Path(__file__).resolve().with_name("served.py")
 """The fake main graph the served bench runs: part of the package, not of a checkout."""
 CLARIFICATION = "Can you show an example of that?"
 
@@ -723,7 +723,7 @@ def _free_port() -> int:
 
 @contextmanager
 def serve_fake_graph(jobs: int = CLIENTS) -> Iterator[str]:
-    """`langgraph dev` serving `codeweaver/bench_served.py` on 127.0.0.1; yields its URL.
+    """`langgraph dev` serving `codeweaver/bench/served.py` on 127.0.0.1; yields its URL.
 
     The config is generated in a temporary folder, and logs and data stay there, outside the
     project folder.
