@@ -32,6 +32,18 @@ from rich.text import Text
 from codeweaver.cli.ask import RunReport, run_question, start_up
 from codeweaver.cli.defaults import DEFAULT_MAX_FILE_MB
 from codeweaver.cli.eval import eval_app
+from codeweaver.cli.options import (
+    DEFAULT_SERVER_URL,
+    AnswerModelOption,
+    DataDirOption,
+    HostOption,
+    JsonOption,
+    JudgeModelOption,
+    ModelOption,
+    PlannerModelOption,
+    ServerOption,
+    ThreadOption,
+)
 from codeweaver.cli.serve import (
     client_links,
     find_langgraph_config,
@@ -51,27 +63,6 @@ app = typer.Typer(
 )
 err = Console(stderr=True)
 out = Console()
-
-ThreadOption = Annotated[
-    str | None, typer.Option("--thread", help="Continue this thread (default: a new one).")
-]
-ModelOption = Annotated[
-    str | None,
-    typer.Option(
-        "--model",
-        help="provider:model (openai:gpt-4o-mini, ...), provider:model@URL for a model on a "
-        "server of your own (openai:qwen2.5-coder@http://127.0.0.1:11434/v1), or 'offline'.",
-    ),
-]
-PlannerModelOption = Annotated[
-    str | None, typer.Option("--planner-model", help="Model for planning (as --model).")
-]
-JudgeModelOption = Annotated[
-    str | None, typer.Option("--judge-model", help="Model for rerank and grading (as --model).")
-]
-AnswerModelOption = Annotated[
-    str | None, typer.Option("--answer-model", help="Model that writes answers (as --model).")
-]
 
 
 def _model_overrides(
@@ -95,16 +86,6 @@ def _model_overrides(
     except ContextError as exc:
         raise typer.BadParameter(str(exc).removeprefix("run context: ")) from None
     return overrides
-
-
-DataDirOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--data-dir",
-        help="Where threads, the vector store and the cache live "
-        "(default: $CODEWEAVER_HOME or ~/.local/share/codeweaver).",
-    ),
-]
 
 
 @app.callback()
@@ -172,7 +153,7 @@ def _print_report(report: RunReport) -> None:
 def ask(
     question: Annotated[str, typer.Argument(help="Your programming question.")],
     thread: ThreadOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonOption = False,
     model: ModelOption = None,
     planner_model: PlannerModelOption = None,
     judge_model: JudgeModelOption = None,
@@ -434,7 +415,7 @@ def ingest(
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",
+    host: HostOption = "127.0.0.1",
     port: Annotated[
         int, typer.Option("--port", help="Port; 0 picks 2024 when free, else any free port.")
     ] = 0,
@@ -558,16 +539,6 @@ def _auth_summary() -> str:
     )
 
 
-DEFAULT_SERVER_URL = "http://127.0.0.1:2024"
-ServerOption = Annotated[
-    str | None,
-    typer.Option(
-        "--server",
-        help=f"LangGraph Server URL (default: $CODEWEAVER_SERVER_URL or {DEFAULT_SERVER_URL}).",
-    ),
-]
-
-
 def server_url(option: str | None) -> str:
     """The server URL from the option, the environment, or the default."""
     url = option or os.environ.get("CODEWEAVER_SERVER_URL") or DEFAULT_SERVER_URL
@@ -583,7 +554,7 @@ def ui(
         str,
         typer.Option("--assistant", help="Assistant id, name-derived id, or graph id to ask."),
     ] = "codeweaver",
-    host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",
+    host: HostOption = "127.0.0.1",
     port: Annotated[
         int, typer.Option("--port", help="Port; 0 picks 7860 when free, else any free port.")
     ] = 0,
@@ -659,7 +630,7 @@ def token() -> None:
 
 @app.command()
 def bench(
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonOption = False,
     iterations: Annotated[
         int | None,
         typer.Option(
