@@ -95,52 +95,52 @@ def test_ingest_needs_a_path() -> None:
     assert "Missing argument" in result.output
 
 
-def test_serve_runs_langgraph_dev_offline_on_a_free_port(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The data directory `serve` writes its derived config to."""
     monkeypatch.setenv("CODEWEAVER_HOME", str(tmp_path / "home"))
-    result = runner.invoke(
-        app,
-        [
-            "serve",
-            "--dry-run",
-            "--n-jobs-per-worker",
-            "3",
-            "--config",
-            str(REPO / "langgraph.json"),
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    command = shlex.split(result.stdout)
+    return tmp_path / "home"
+
+
+def serve_dry_run(*options: str) -> tuple[int, list[str], str]:
+    """`serve --dry-run` with the repository's langgraph.json: exit code, command, output."""
+    config = ["--config", str(REPO / "langgraph.json")]
+    result = runner.invoke(app, ["serve", "--dry-run", *options, *config])
+    command = shlex.split(result.stdout) if result.exit_code == 0 else []
+    return result.exit_code, command, result.output
+
+
+def value(command: list[str], option: str) -> str:
+    return command[command.index(option) + 1]
+
+
+def test_serve_runs_langgraph_dev_offline_on_a_free_port(home: Path) -> None:
+    code, command, output = serve_dry_run("--n-jobs-per-worker", "3")
+    assert code == 0, output
     assert command[1] == "dev"
     assert "--no-browser" in command
     assert "--no-reload" in command
-    assert command[command.index("--n-jobs-per-worker") + 1] == "3"
+    assert value(command, "--n-jobs-per-worker") == "3"
     # langgraph.json, plus the checkpointer that keeps every completed turn through a crash.
-    config = Path(command[command.index("--config") + 1])
-    assert config.parent == tmp_path / "home"
+    config = Path(value(command, "--config"))
+    assert config.parent == home
     derived = json.loads(config.read_text(encoding="utf-8"))
     shipped = json.loads((REPO / "langgraph.json").read_text())
     # The shipped serializer settings (registered checkpoint types) are kept; the path is added.
     assert derived["checkpointer"] == {**shipped["checkpointer"], "path": CHECKPOINTER_PATH}
-    assert derived["graphs"] == json.loads((REPO / "langgraph.json").read_text())["graphs"]
-    assert int(command[command.index("--port") + 1]) > 0
+    assert derived["graphs"] == shipped["graphs"]
+    assert int(value(command, "--port")) > 0
     # Without --studio, Studio sends the token like any client.
     assert derived["auth"]["disable_studio_auth"] is True
     assert "http" not in derived
 
 
-def test_serve_studio_lets_studio_in_from_its_page_and_this_machine_only(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("CODEWEAVER_HOME", str(tmp_path / "home"))
-    result = runner.invoke(
-        app, ["serve", "--dry-run", "--studio", "--config", str(REPO / "langgraph.json")]
-    )
-    assert result.exit_code == 0, result.output
-    command = shlex.split(result.stdout)
-    assert command[command.index("--host") + 1] == "127.0.0.1"
-    derived = json.loads(Path(command[command.index("--config") + 1]).read_text())
+@pytest.mark.usefixtures("home")
+def test_serve_studio_lets_studio_in_from_its_page_and_this_machine_only() -> None:
+    code, command, output = serve_dry_run("--studio")
+    assert code == 0, output
+    assert value(command, "--host") == "127.0.0.1"
+    derived = json.loads(Path(value(command, "--config")).read_text())
     assert derived["auth"] == {"path": "codeweaver.server.auth:auth", "disable_studio_auth": False}
     cors = derived["http"]["cors"]
     assert cors["allow_origins"] == ["https://smith.langchain.com"]
@@ -149,25 +149,12 @@ def test_serve_studio_lets_studio_in_from_its_page_and_this_machine_only(
     assert not re.match(cors["allow_origin_regex"], "https://evil.example")
 
 
+@pytest.mark.usefixtures("home")
 @pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.5", "example.org", "::"])
-def test_serve_studio_refuses_to_listen_beyond_loopback(
-    host: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("CODEWEAVER_HOME", str(tmp_path / "home"))
-    result = runner.invoke(
-        app,
-        [
-            "serve",
-            "--dry-run",
-            "--studio",
-            "--host",
-            host,
-            "--config",
-            str(REPO / "langgraph.json"),
-        ],
-    )
-    assert result.exit_code == 2
-    assert "loopback only" in result.output
+def test_serve_studio_refuses_to_listen_beyond_loopback(host: str) -> None:
+    code, _, output = serve_dry_run("--studio", "--host", host)
+    assert code == 2
+    assert "loopback only" in output
 
 
 def test_serve_tells_where_each_client_connects_and_where_the_token_goes() -> None:
