@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 import codeweaver.bench
-from codeweaver.bench.run import PATHS, SERVED_GRAPH, PlotUnavailableError, run_bench_async
+from codeweaver.bench.report import PATHS, PlotUnavailableError
+from codeweaver.bench.run import run_bench_async
+from codeweaver.bench.server import SERVED_GRAPH
 
 pytestmark = pytest.mark.slow
 

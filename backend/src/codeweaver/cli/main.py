@@ -708,7 +708,8 @@ def bench(
         else:
             sys.stdout.write(cli_report.table() + "\n")
         return
-    from codeweaver.bench.run import PlotUnavailableError, run_bench
+    from codeweaver.bench.report import PlotUnavailableError
+    from codeweaver.bench.run import run_bench
 
     if plot is not None and importlib.util.find_spec("matplotlib") is None:
         # Say so before minutes of benchmarking, not after.
