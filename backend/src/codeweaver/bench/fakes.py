@@ -131,6 +131,17 @@ def _planned(question: str, *, clarification: bool) -> PlannedQuestion:
     )
 
 
+def approving_judge(prompt: str) -> Assessment:
+    """The judge's verdict on a search's evidence: every labelled item relevant, and enough."""
+    labels = sorted(set(re.findall(r"\[(E\d+)\]", prompt)), key=lambda s: int(s[1:]))
+    return Assessment(
+        items=[ItemAssessment(item=label, relevance=0.8, summary="Relevant.") for label in labels],
+        sufficiency_score=0.9,
+        sufficient=True,
+        reason="covers the question",
+    )
+
+
 def respond(messages: list[BaseMessage], schema: str | None) -> Any:
     """What a well-behaved model answers to each of the graph's prompts."""
     prompt = str(messages[-1].content)
@@ -149,15 +160,7 @@ def respond(messages: list[BaseMessage], schema: str | None) -> Any:
             reason="as asked",
         )
     if schema == "Assessment":
-        labels = sorted(set(re.findall(r"\[(E\d+)\]", prompt)), key=lambda s: int(s[1:]))
-        return Assessment(
-            items=[
-                ItemAssessment(item=label, relevance=0.8, summary="Relevant.") for label in labels
-            ],
-            sufficiency_score=0.9,
-            sufficient=True,
-            reason="covers the question",
-        )
+        return approving_judge(prompt)
     if schema == "GradeVerdict":
         return GradeVerdict(grounded=True, reason="every cited claim is supported")
     if schema is None:
