@@ -184,7 +184,7 @@ async def measure_cache_lookup(
     """Lookup latency in a cache of `size` entries: embed an unseen question, search, guard."""
     cache = SemanticCache(open_qdrant(":memory:"), embedder, timeout_s=600.0)
     scope = cache.scope("bench", f"size-{size}")
-    entries = _cachequestions(size, seed)
+    entries = _cache_questions(size, seed)
     for start in range(0, size, 500):
         batch = entries[start : start + 500]
         await cache.put_many(
@@ -203,7 +203,7 @@ async def measure_cache_lookup(
     return percentiles(latencies)
 
 
-def _cachequestions(count: int, seed: int) -> list[str]:
+def _cache_questions(count: int, seed: int) -> list[str]:
     goals = ["", " quickly", " safely", " and keep the order", " for large inputs"]
     goals += [" in a test", " on Windows"]
     base = distinct_questions(15 * 12 * 10, seed)
