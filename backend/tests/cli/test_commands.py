@@ -220,28 +220,32 @@ def test_assistants_explains_an_unreachable_server() -> None:
     assert "Cannot reach LangGraph Server" in result.output
 
 
-def test_chat_commands_work_without_asking(tmp_path: Path) -> None:
-    result = runner.invoke(
-        app,
-        ["chat", "--data-dir", str(tmp_path), "--thread", "t-1"],
-        input="/sources\n/bogus\n/new\n/quit\n",
-    )
+def chat(home: Path, options: list[str], *typed: str) -> str:
+    """A `chat` session of the lines typed, to the end of input; what it printed."""
+    command = ["chat", "--data-dir", str(home), *options]
+    result = runner.invoke(app, command, input="".join(f"{line}\n" for line in typed))
     assert result.exit_code == 0, result.output
-    assert "thread t-1" in result.output
-    assert "No sources yet" in result.output
-    assert "Unknown command /bogus" in result.output
-    assert "new thread" in result.output
-    assert "codeweaver chat --thread" in result.output
+    return result.output
+
+
+def test_chat_commands_work_without_asking(tmp_path: Path) -> None:
+    output = chat(tmp_path, ["--thread", "t-1"], "/sources", "/bogus", "/new", "/quit")
+    assert "thread t-1" in output
+    assert "No sources yet" in output
+    assert "Unknown command /bogus" in output
+    assert "new thread" in output
+    assert "codeweaver chat --thread" in output
 
 
 @pytest.mark.slow
 def test_chat_keeps_the_thread_for_a_follow_up(tmp_path: Path) -> None:
-    result = runner.invoke(
-        app,
-        ["chat", "--data-dir", str(tmp_path), "--model", "offline"],
-        input="How do I reverse a list in Python?\n/sources\nCan you show an example of that?\n",
+    output = chat(
+        tmp_path,
+        ["--model", "offline"],
+        "How do I reverse a list in Python?",
+        "/sources",
+        "Can you show an example of that?",
     )
-    assert result.exit_code == 0, result.output
-    assert "Sources" in result.output  # the /sources table
-    assert "route single" in result.output
-    assert "Following up on my previous answer" in result.output
+    assert "Sources" in output  # the /sources table
+    assert "route single" in output
+    assert "Following up on my previous answer" in output
