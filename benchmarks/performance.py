@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from codeweaver.bench import run_bench
+from codeweaver.bench.run import run_bench
 
 
 def main() -> None:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import http.server
 import os
 import re
 import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,6 +42,18 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextmanager
+def serving(handler: Callable[..., http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """`handler` behind an HTTP server on a free loopback port, in a thread; yields its URL."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
 
 
 @dataclass
@@ -100,8 +116,8 @@ def start_server(
             in the same folder).
         studio: Let Studio in without a token, as `codeweaver serve --studio` does.
     """
-    from codeweaver.auth import KEYS_ENV, KEYS_FILE_ENV, LOCAL_IDENTITY, ensure_local_token
-    from codeweaver.server_persistence import dev_server_config
+    from codeweaver.server.auth import KEYS_ENV, KEYS_FILE_ENV, LOCAL_IDENTITY, ensure_local_token
+    from codeweaver.server.threads import dev_server_config
 
     home = tmp / "home"
     log = tmp / "server.log"

@@ -8,8 +8,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from codeweaver.answer_eval import Outcome, Row, floor_curve, read_rows, report
-from codeweaver.cli import app
+from codeweaver.cli.main import app
+from codeweaver.workflows.orchestration.evaluation import (
+    Outcome,
+    Row,
+    floor_curve,
+    read_rows,
+    report,
+)
 
 
 def outcome(

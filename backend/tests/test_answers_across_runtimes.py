@@ -34,7 +34,7 @@ QUESTIONS = [
 SCRIPT = """
 import asyncio, json, sys
 from pathlib import Path
-from codeweaver.cli import run_question
+from codeweaver.cli.ask import run_question
 
 answers = []
 for n, question in enumerate(json.loads(sys.argv[2])):

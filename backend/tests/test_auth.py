@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -19,13 +19,14 @@ from langgraph_sdk import Auth
 from typer.testing import CliRunner
 from typing_extensions import TypedDict
 
-from codeweaver import auth as server_auth
-from codeweaver.auth import (
+from backend.tests.turns import QUESTION, cacheable, grounded
+from codeweaver.cli.main import _auth_summary, app
+from codeweaver.context import Context
+from codeweaver.server import auth as server_auth
+from codeweaver.server.auth import (
     ApiKey,
     KeyConfigError,
     check_unique,
-    client_headers,
-    client_token,
     configured_keys,
     ensure_local_token,
     identify,
@@ -33,9 +34,8 @@ from codeweaver.auth import (
     presented_token,
     server_keys,
 )
-from codeweaver.cli import _auth_summary, app
-from codeweaver.context import Context
-from codeweaver.feedback import FeedbackInput, build_feedback_graph
+from codeweaver.server.feedback import FeedbackInput, build_feedback_graph
+from codeweaver.tokens import client_headers, client_token
 from codeweaver_cache import (
     CacheState,
     SemanticCache,
@@ -50,7 +50,6 @@ from codeweaver_runtime import (
     run_tenant,
     scoped_to_caller,
 )
-from codeweaver_schema import Analysis, Answer, Citation
 from codeweaver_search import SearchContext
 from codeweaver_search.nodes import search_context
 
@@ -324,36 +323,35 @@ def test_the_authenticated_user_wins_over_the_context_tenant() -> None:
     assert scoped_to_caller(context, server_config(None)) is context
 
 
-async def test_a_node_reads_the_caller_from_its_run() -> None:
-    class Seen(TypedDict, total=False):
-        tenant: str
+class Seen(TypedDict, total=False):
+    tenant: str
 
-    async def note(state: Seen, runtime: Runtime[RuntimeContext]) -> Seen:
-        return {"tenant": run_tenant(runtime.context)}
 
-    builder = StateGraph(Seen, context_schema=RuntimeContext)
+@pytest.mark.parametrize(
+    ("schema", "tenant_of", "spoofed"),
+    [
+        # Any node of any package: the runtime's reading of the caller.
+        (RuntimeContext, lambda runtime: run_tenant(runtime.context), RuntimeContext),
+        # The search subgraph: whose documents the local source searches.
+        (SearchContext, lambda runtime: search_context(runtime).tenant, Context),
+    ],
+    ids=["run_tenant", "search_context"],
+)
+async def test_a_node_reads_the_caller_from_its_run(
+    schema: type[RuntimeContext],
+    tenant_of: Callable[[Runtime[Any]], str],
+    spoofed: type[RuntimeContext],
+) -> None:
+    async def note(state: Seen, runtime: Runtime[Any]) -> Seen:
+        return {"tenant": tenant_of(runtime)}
+
+    builder = StateGraph(Seen, context_schema=schema)
     builder.add_node("note", note)
     builder.add_edge(START, "note")
     graph = builder.compile()
-    spoofed = RuntimeContext(tenant="alice")
-    assert (await graph.ainvoke({}, server_config("bob"), context=spoofed))["tenant"] == "bob"
-    assert (await graph.ainvoke({}, server_config(None), context=spoofed))["tenant"] == "alice"
-
-
-async def test_the_search_subgraph_reads_the_callers_documents() -> None:
-    class Seen(TypedDict, total=False):
-        tenant: str
-
-    async def note(state: Seen, runtime: Runtime[SearchContext]) -> Seen:
-        return {"tenant": search_context(runtime).tenant}
-
-    builder = StateGraph(Seen, context_schema=SearchContext)
-    builder.add_node("note", note)
-    builder.add_edge(START, "note")
-    graph = builder.compile()
-    spoofed = Context(tenant="alice")
-    assert (await graph.ainvoke({}, server_config("bob"), context=spoofed))["tenant"] == "bob"
-    assert (await graph.ainvoke({}, server_config(None), context=spoofed))["tenant"] == "alice"
+    context = spoofed(tenant="alice")
+    assert (await graph.ainvoke({}, server_config("bob"), context=context))["tenant"] == "bob"
+    assert (await graph.ainvoke({}, server_config(None), context=context))["tenant"] == "alice"
 
 
 async def test_the_cache_graphs_scope_entries_by_the_caller_not_the_context(
@@ -362,32 +360,11 @@ async def test_the_cache_graphs_scope_entries_by_the_caller_not_the_context(
     cache = SemanticCache(open_qdrant(":memory:"), embedder)
     store = build_cache_store_graph(cache=cache)
     lookup = build_cache_lookup_graph(cache=cache)
-    question = "How do I reverse a list in Python?"
-    analysis = Analysis(
-        question_type="new_topic",
-        should_cache=True,
-        standalone_question=question,
-        intent="learning",
-        language="en",
-    )
-    answer = Answer(
-        text="Use `reversed(xs)` or `xs[::-1]` [1].",
-        citations=[
-            Citation(
-                n=1,
-                evidence_id="e1",
-                title="stdtypes",
-                source="docs",
-                url="https://docs.python.org/3/library/stdtypes.html",
-                locator="https://docs.python.org/3/library/stdtypes.html",
-            )
-        ],
-        grounded=True,
-    )
+    answer = grounded("Use `reversed(xs)` or `xs[::-1]` [1].")
     turn: CacheState = {
-        "messages": [HumanMessage(question)],
-        "question": question,
-        "analysis": analysis,
+        "messages": [HumanMessage(QUESTION)],
+        "question": QUESTION,
+        "analysis": cacheable(),
     }
     context = Context(tenant="alice")
     stored = await store.ainvoke(
@@ -402,7 +379,7 @@ async def test_the_cache_graphs_scope_entries_by_the_caller_not_the_context(
     # A "wrong answer" report from bob, even naming alice's entry, never evicts it.
     entry_id = as_alice["cache_decision"].entry_id
     feedback = build_feedback_graph(cache=cache)
-    targets: list[FeedbackInput] = [{"entry_id": entry_id}, {"question": question}]
+    targets: list[FeedbackInput] = [{"entry_id": entry_id}, {"question": QUESTION}]
     for target in targets:
         report = await feedback.ainvoke(target, server_config("bob", "f"), context=context)
         assert report["feedback_evicted"] == 0, target

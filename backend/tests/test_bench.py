@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-import codeweaver
-from codeweaver.bench import PATHS, SERVED_GRAPH, PlotUnavailableError, run_bench_async
+import codeweaver.bench
+from codeweaver.bench.report import PATHS, PlotUnavailableError
+from codeweaver.bench.run import run_bench_async
+from codeweaver.bench.server import SERVED_GRAPH
 
 pytestmark = pytest.mark.slow
 
@@ -70,5 +72,5 @@ async def test_short_bench_reports_every_figure_and_counts_calls(
 
 def test_the_served_bench_graph_ships_with_the_package() -> None:
     # Not a checkout's benchmarks/ folder: `codeweaver bench` serves it from an installed wheel.
-    assert SERVED_GRAPH.parent == Path(codeweaver.__file__).resolve().parent
+    assert SERVED_GRAPH.parent == Path(codeweaver.bench.__file__).resolve().parent
     assert SERVED_GRAPH.is_file()

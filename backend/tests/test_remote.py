@@ -9,7 +9,7 @@ import sys
 import uuid
 from pathlib import Path
 
-from codeweaver.remote import (
+from codeweaver.cli.remote import (
     SERVER_FILE,
     forget_server,
     record_server,
@@ -66,7 +66,7 @@ def test_thread_names_become_stable_uuids() -> None:
 def test_the_cli_and_the_server_client_import_no_graph_store_or_models() -> None:
     """`ask` through a running server stays a light process: a new process in ~3 s, not ~10."""
     probe = (
-        "import sys, codeweaver.cli, codeweaver.remote, codeweaver.tokens\n"
+        "import sys, codeweaver.cli.main, codeweaver.cli.remote, codeweaver.tokens\n"
         "heavy = ['qdrant_client', 'sentence_transformers', 'torch', 'langchain_core',\n"
         "         'langgraph.graph', 'codeweaver_corpus', 'codeweaver.context']\n"
         "print([m for m in heavy if m in sys.modules])\n"

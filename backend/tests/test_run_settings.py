@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langgraph_sdk import Auth
 
-from codeweaver.auth import check_run_settings
 from codeweaver.context import MAX_REGENERATIONS, Context, run_deadline
+from codeweaver.server.auth import check_run_settings
 from codeweaver.workflows.orchestration.nodes.answering import out_of_time
 from codeweaver_runtime import ContextError
 from codeweaver_search import MAX_ROUNDS
@@ -66,27 +66,33 @@ def test_what_the_reliability_probe_sent_is_now_coerced_or_refused() -> None:
     assert Context(run_budget_s=-1).run_budget_s == 0.0  # no budget, as documented
 
 
+def sent(settings: dict[str, Any], where: str) -> dict[str, Any]:
+    """A run request carrying `settings` in its context or in its config's `configurable`."""
+    return {"context": settings} if where == "context" else {"config": {"configurable": settings}}
+
+
+def refusal(request: dict[str, Any]) -> Auth.exceptions.HTTPException:
+    """What the server answers a request whose run settings it refuses."""
+    with pytest.raises(Auth.exceptions.HTTPException) as refused:
+        check_run_settings(request)
+    return refused.value
+
+
 @pytest.mark.parametrize(
     "name", ["qdrant_path", "qdrant_url", "embedding_model", "cache_collection", "data_dir"]
 )
 @pytest.mark.parametrize("where", ["context", "configurable"])
 def test_operator_settings_are_refused_with_403(name: str, where: str) -> None:
-    settings = {name: "/srv/anywhere"}
-    payload: dict[str, Any] = (
-        {"context": settings} if where == "context" else {"config": {"configurable": settings}}
-    )
-    with pytest.raises(Auth.exceptions.HTTPException) as refused:
-        check_run_settings(payload)
-    assert refused.value.status_code == 403
-    assert name in str(refused.value.detail)
-    assert "operator" in str(refused.value.detail)
+    refused = refusal(sent({name: "/srv/anywhere"}, where))
+    assert refused.status_code == 403
+    assert name in str(refused.detail)
+    assert "operator" in str(refused.detail)
 
 
 def test_meaningless_values_are_refused_with_422_and_good_ones_pass() -> None:
-    with pytest.raises(Auth.exceptions.HTTPException) as refused:
-        check_run_settings({"context": {"search_sources": ["bing"]}})
-    assert refused.value.status_code == 422
-    assert "bing" in str(refused.value.detail)
+    refused = refusal({"context": {"search_sources": ["bing"]}})
+    assert refused.status_code == 422
+    assert "bing" in str(refused.detail)
     # The server's own keys in configurable (thread ids, the caller) are not run settings.
     check_run_settings(
         {
@@ -106,15 +112,10 @@ def test_a_model_at_an_address_the_operator_did_not_set_is_refused_with_403(
     field: str, where: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CODEWEAVER_ANSWER_MODEL", LOCAL)
-    settings = {field: "openai:gpt-4o@http://169.254.169.254/latest"}
-    payload: dict[str, Any] = (
-        {"context": settings} if where == "context" else {"config": {"configurable": settings}}
-    )
-    with pytest.raises(Auth.exceptions.HTTPException) as refused:
-        check_run_settings(payload)
-    assert refused.value.status_code == 403
-    assert field in str(refused.value.detail)
-    assert "operator" in str(refused.value.detail)
+    refused = refusal(sent({field: "openai:gpt-4o@http://169.254.169.254/latest"}, where))
+    assert refused.status_code == 403
+    assert field in str(refused.detail)
+    assert "operator" in str(refused.detail)
 
 
 def test_the_operators_own_model_address_and_plain_names_pass(
@@ -123,13 +124,10 @@ def test_the_operators_own_model_address_and_plain_names_pass(
     monkeypatch.setenv("CODEWEAVER_ANSWER_MODEL", LOCAL)
     # Exactly the operator's name, for any role, and any model named without an address.
     check_run_settings({"context": {"judge_model": LOCAL, "chat_model": "openai:gpt-4o-mini"}})
-    with pytest.raises(Auth.exceptions.HTTPException) as refused:
-        check_run_settings({"context": {"judge_model": LOCAL.replace("11434", "11435")}})
-    assert refused.value.status_code == 403
-    with pytest.raises(Auth.exceptions.HTTPException) as unknown:
-        check_run_settings({"context": {"answer_model": "ollama:llama3"}})
-    assert unknown.value.status_code == 422
-    assert "provider" in str(unknown.value.detail)
+    assert refusal({"context": {"judge_model": LOCAL.replace("11434", "11435")}}).status_code == 403
+    unknown = refusal({"context": {"answer_model": "ollama:llama3"}})
+    assert unknown.status_code == 422
+    assert "provider" in str(unknown.detail)
 
 
 def test_the_run_budget_is_counted_on_the_clock_given() -> None:

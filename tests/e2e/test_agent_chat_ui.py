@@ -15,7 +15,6 @@ import http.server
 import os
 import shutil
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlencode
@@ -23,7 +22,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS
-from tests.support import REPO, Server, free_port, screenshot_path
+from tests.support import REPO, Server, screenshot_path, serving
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(1200)]
 
@@ -47,14 +46,8 @@ def built_page() -> Path:
 @pytest.fixture(scope="module")
 def page_url() -> Iterator[str]:
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=built_page())
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with serving(handler) as url:
+        yield url
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")

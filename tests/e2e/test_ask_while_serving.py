@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from codeweaver.remote import SERVER_FILE
+from codeweaver.cli.remote import SERVER_FILE
 from tests.support import REPO, free_port
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(600)]

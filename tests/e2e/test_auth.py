@@ -265,7 +265,7 @@ async def test_tokens_never_reach_logs_state_or_answers(tenants: Server) -> None
 
 
 async def test_each_user_gets_their_own_example_assistants(tenants: Server) -> None:
-    from codeweaver.assistants import create_example_assistants
+    from codeweaver.server.assistants import create_example_assistants
 
     made = {
         identity: await create_example_assistants(tenants.url, token=token)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from codeweaver.bench import serve_fake_graph
+from codeweaver.bench.server import serve_fake_graph
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,6 +13,7 @@ import pytest
 from langchain_core.messages import BaseMessage
 from numpy.typing import NDArray
 
+from codeweaver.bench.fakes import approving_judge
 from codeweaver.workflows.orchestration.prompts import GradeVerdict
 from codeweaver_runtime import EmbeddingError
 from codeweaver_runtime.testing import HashEmbedder, ScriptedChatModel
@@ -83,22 +83,12 @@ class BrokenQdrant:
         return method
 
 
-def assessment(messages: list[BaseMessage]) -> dict[str, Any]:
-    labels = sorted(set(re.findall(r"\bE\d+\b", str(messages[-1].content))))
-    return {
-        "items": [{"item": label, "relevance": 0.8, "summary": "relevant"} for label in labels],
-        "sufficiency_score": 0.9,
-        "sufficient": True,
-        "reason": "covers it",
-    }
-
-
 ANSWER_TEXT = "Sorted data makes the branch predictable, so the loop runs faster [1]."
 
 
 def healthy_responder(messages: list[BaseMessage], schema: str | None) -> Any:
     if schema == "Assessment":
-        return assessment(messages)
+        return approving_judge(str(messages[-1].content))
     if schema == "GradeVerdict":
         return GradeVerdict(grounded=True, reason="checked")
     if schema == "PlanAndAnalysis":

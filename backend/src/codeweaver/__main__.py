@@ -1,5 +1,5 @@
 """`python -m codeweaver`: the same as the `codeweaver` command."""
 
-from codeweaver.cli import main
+from codeweaver.cli.main import main
 
 main()

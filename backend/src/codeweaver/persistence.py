@@ -15,6 +15,7 @@ from pathlib import Path
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from codeweaver.tokens import LOCAL_TOKEN_FILE
 from codeweaver_runtime import private_dir, private_file, tighten
 from codeweaver_schema.serde import RegisteredSerializer, schema_types
 from codeweaver_schema.serde import schema_serializer as _schema_serializer
@@ -22,11 +23,13 @@ from codeweaver_schema.serde import schema_serializer as _schema_serializer
 THREADS_FILE = "threads.sqlite"
 """The CLI's conversations (`codeweaver ask` and `chat`)."""
 SERVER_THREADS_FILE = "server-threads.sqlite"
-"""The development server's checkpoints and journal (`codeweaver.server_persistence`)."""
+"""The development server's checkpoints and journal (`codeweaver.server.threads`)."""
 DEV_CONFIG_FILE = "langgraph-dev.json"
 """The config `codeweaver serve` gives `langgraph dev`: langgraph.json plus the checkpointer."""
 QDRANT_FOLDER = "qdrant"
 """Embedded Qdrant's default folder: the corpus and the answer cache."""
+MANIFEST = "ingested.json"
+"""Which files each tenant ingested (`codeweaver ingest`, `codeweaver.cli.ingest.Manifest`)."""
 
 
 def secure_data_dir(data_dir: Path) -> Path:
@@ -39,9 +42,6 @@ def secure_data_dir(data_dir: Path) -> Path:
     Returns:
         The data directory.
     """
-    from codeweaver.ingest import MANIFEST
-    from codeweaver.tokens import LOCAL_TOKEN_FILE
-
     ours = (THREADS_FILE, SERVER_THREADS_FILE, DEV_CONFIG_FILE, LOCAL_TOKEN_FILE, MANIFEST)
     private_dir(data_dir)
     entries = [

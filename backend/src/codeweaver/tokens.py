@@ -1,6 +1,6 @@
 """The token a CodeWeaver client sends, and where the local user's token lives.
 
-Kept apart from the server's authentication (`codeweaver.auth`) so that a client (`ask`
+Kept apart from the server's authentication (`codeweaver.server.auth`) so that a client (`ask`
 through a running server) reads its token without importing the server side.
 """
 

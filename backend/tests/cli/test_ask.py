@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from codeweaver.cli import app
+from codeweaver.cli.main import app
 
 QUESTION = "How do I reverse a list in Python?"
 SEARCH_NODES = ("search", "search/")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from codeweaver.cli_bench import (
+from codeweaver.cli.bench import (
     BEFORE,
     GOAL_NAMES,
     QUESTIONS,

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from codeweaver.cli import app, client_links, langgraph_dev_command, pick_port, server_url
-from codeweaver.server_persistence import CHECKPOINTER_PATH
+from codeweaver.cli.main import app, server_url
+from codeweaver.cli.serve import client_links, langgraph_dev_command, pick_port
+from codeweaver.server.threads import CHECKPOINTER_PATH
 from tests.support import REPO, free_port
 
 runner = CliRunner()
@@ -94,53 +95,53 @@ def test_ingest_needs_a_path() -> None:
     assert "Missing argument" in result.output
 
 
-def test_serve_runs_langgraph_dev_offline_on_a_free_port(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The data directory `serve` writes its derived config to."""
     monkeypatch.setenv("CODEWEAVER_HOME", str(tmp_path / "home"))
-    result = runner.invoke(
-        app,
-        [
-            "serve",
-            "--dry-run",
-            "--n-jobs-per-worker",
-            "3",
-            "--config",
-            str(REPO / "langgraph.json"),
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    command = shlex.split(result.stdout)
+    return tmp_path / "home"
+
+
+def serve_dry_run(*options: str) -> tuple[int, list[str], str]:
+    """`serve --dry-run` with the repository's langgraph.json: exit code, command, output."""
+    config = ["--config", str(REPO / "langgraph.json")]
+    result = runner.invoke(app, ["serve", "--dry-run", *options, *config])
+    command = shlex.split(result.stdout) if result.exit_code == 0 else []
+    return result.exit_code, command, result.output
+
+
+def value(command: list[str], option: str) -> str:
+    return command[command.index(option) + 1]
+
+
+def test_serve_runs_langgraph_dev_offline_on_a_free_port(home: Path) -> None:
+    code, command, output = serve_dry_run("--n-jobs-per-worker", "3")
+    assert code == 0, output
     assert command[1] == "dev"
     assert "--no-browser" in command
     assert "--no-reload" in command
-    assert command[command.index("--n-jobs-per-worker") + 1] == "3"
+    assert value(command, "--n-jobs-per-worker") == "3"
     # langgraph.json, plus the checkpointer that keeps every completed turn through a crash.
-    config = Path(command[command.index("--config") + 1])
-    assert config.parent == tmp_path / "home"
+    config = Path(value(command, "--config"))
+    assert config.parent == home
     derived = json.loads(config.read_text(encoding="utf-8"))
     shipped = json.loads((REPO / "langgraph.json").read_text())
     # The shipped serializer settings (registered checkpoint types) are kept; the path is added.
     assert derived["checkpointer"] == {**shipped["checkpointer"], "path": CHECKPOINTER_PATH}
-    assert derived["graphs"] == json.loads((REPO / "langgraph.json").read_text())["graphs"]
-    assert int(command[command.index("--port") + 1]) > 0
+    assert derived["graphs"] == shipped["graphs"]
+    assert int(value(command, "--port")) > 0
     # Without --studio, Studio sends the token like any client.
     assert derived["auth"]["disable_studio_auth"] is True
     assert "http" not in derived
 
 
-def test_serve_studio_lets_studio_in_from_its_page_and_this_machine_only(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("CODEWEAVER_HOME", str(tmp_path / "home"))
-    result = runner.invoke(
-        app, ["serve", "--dry-run", "--studio", "--config", str(REPO / "langgraph.json")]
-    )
-    assert result.exit_code == 0, result.output
-    command = shlex.split(result.stdout)
-    assert command[command.index("--host") + 1] == "127.0.0.1"
-    derived = json.loads(Path(command[command.index("--config") + 1]).read_text())
-    assert derived["auth"] == {"path": "codeweaver.auth:auth", "disable_studio_auth": False}
+@pytest.mark.usefixtures("home")
+def test_serve_studio_lets_studio_in_from_its_page_and_this_machine_only() -> None:
+    code, command, output = serve_dry_run("--studio")
+    assert code == 0, output
+    assert value(command, "--host") == "127.0.0.1"
+    derived = json.loads(Path(value(command, "--config")).read_text())
+    assert derived["auth"] == {"path": "codeweaver.server.auth:auth", "disable_studio_auth": False}
     cors = derived["http"]["cors"]
     assert cors["allow_origins"] == ["https://smith.langchain.com"]
     assert re.match(cors["allow_origin_regex"], "http://localhost:3000")
@@ -148,25 +149,12 @@ def test_serve_studio_lets_studio_in_from_its_page_and_this_machine_only(
     assert not re.match(cors["allow_origin_regex"], "https://evil.example")
 
 
+@pytest.mark.usefixtures("home")
 @pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.5", "example.org", "::"])
-def test_serve_studio_refuses_to_listen_beyond_loopback(
-    host: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("CODEWEAVER_HOME", str(tmp_path / "home"))
-    result = runner.invoke(
-        app,
-        [
-            "serve",
-            "--dry-run",
-            "--studio",
-            "--host",
-            host,
-            "--config",
-            str(REPO / "langgraph.json"),
-        ],
-    )
-    assert result.exit_code == 2
-    assert "loopback only" in result.output
+def test_serve_studio_refuses_to_listen_beyond_loopback(host: str) -> None:
+    code, _, output = serve_dry_run("--studio", "--host", host)
+    assert code == 2
+    assert "loopback only" in output
 
 
 def test_serve_tells_where_each_client_connects_and_where_the_token_goes() -> None:
@@ -232,28 +220,32 @@ def test_assistants_explains_an_unreachable_server() -> None:
     assert "Cannot reach LangGraph Server" in result.output
 
 
-def test_chat_commands_work_without_asking(tmp_path: Path) -> None:
-    result = runner.invoke(
-        app,
-        ["chat", "--data-dir", str(tmp_path), "--thread", "t-1"],
-        input="/sources\n/bogus\n/new\n/quit\n",
-    )
+def chat(home: Path, options: list[str], *typed: str) -> str:
+    """A `chat` session of the lines typed, to the end of input; what it printed."""
+    command = ["chat", "--data-dir", str(home), *options]
+    result = runner.invoke(app, command, input="".join(f"{line}\n" for line in typed))
     assert result.exit_code == 0, result.output
-    assert "thread t-1" in result.output
-    assert "No sources yet" in result.output
-    assert "Unknown command /bogus" in result.output
-    assert "new thread" in result.output
-    assert "codeweaver chat --thread" in result.output
+    return result.output
+
+
+def test_chat_commands_work_without_asking(tmp_path: Path) -> None:
+    output = chat(tmp_path, ["--thread", "t-1"], "/sources", "/bogus", "/new", "/quit")
+    assert "thread t-1" in output
+    assert "No sources yet" in output
+    assert "Unknown command /bogus" in output
+    assert "new thread" in output
+    assert "codeweaver chat --thread" in output
 
 
 @pytest.mark.slow
 def test_chat_keeps_the_thread_for_a_follow_up(tmp_path: Path) -> None:
-    result = runner.invoke(
-        app,
-        ["chat", "--data-dir", str(tmp_path), "--model", "offline"],
-        input="How do I reverse a list in Python?\n/sources\nCan you show an example of that?\n",
+    output = chat(
+        tmp_path,
+        ["--model", "offline"],
+        "How do I reverse a list in Python?",
+        "/sources",
+        "Can you show an example of that?",
     )
-    assert result.exit_code == 0, result.output
-    assert "Sources" in result.output  # the /sources table
-    assert "route single" in result.output
-    assert "Following up on my previous answer" in result.output
+    assert "Sources" in output  # the /sources table
+    assert "route single" in output
+    assert "Following up on my previous answer" in output

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from codeweaver.cli import app
+from codeweaver.cli.main import app
 
 DATA = Path(__file__).resolve().parents[3] / "data"
 STDTYPES = "library/stdtypes.rst.txt"

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from codeweaver.cli import app
-from codeweaver.ingest import MANIFEST, Manifest, ingest_paths
+from codeweaver.cli.ingest import Manifest, ingest_paths
+from codeweaver.cli.main import app
+from codeweaver.persistence import MANIFEST
 from codeweaver_corpus import DocumentCorpus, load_document
 from codeweaver_runtime import is_private, open_qdrant
 from codeweaver_runtime.testing import HashEmbedder
@@ -28,7 +29,8 @@ runner = CliRunner()
 KILLED_MID_FOLDER = """
 import asyncio, os, signal, sys
 from pathlib import Path
-from codeweaver.ingest import MANIFEST, Manifest, ingest_paths
+from codeweaver.cli.ingest import Manifest, ingest_paths
+from codeweaver.persistence import MANIFEST
 from codeweaver_corpus import DocumentCorpus
 from codeweaver_runtime import open_qdrant
 from codeweaver_runtime.testing import HashEmbedder
@@ -53,7 +55,7 @@ asyncio.run(main(Path(sys.argv[1]), Path(sys.argv[2])))
 WALK_AND_LOAD = """
 import json, sys
 from pathlib import Path
-from codeweaver.ingest import document_files
+from codeweaver.cli.ingest import document_files
 from codeweaver_corpus import iter_documents
 
 failures, errors = [], []

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from langchain_core.messages import BaseMessage
 
+from codeweaver.bench.fakes import approving_judge
 from codeweaver.workflows.orchestration.prompts import (
     GradeVerdict,
     PlanAndAnalysis,
@@ -34,22 +34,12 @@ PLAN = PlanAndAnalysis(
 )
 
 
-def assessment(messages: list[BaseMessage]) -> dict[str, Any]:
-    labels = sorted(set(re.findall(r"\bE\d+\b", str(messages[-1].content))))
-    return {
-        "items": [{"item": label, "relevance": 0.8, "summary": "relevant"} for label in labels],
-        "sufficiency_score": 0.9,
-        "sufficient": True,
-        "reason": "covers it",
-    }
-
-
 def scripted(answer_text: str, grounded: bool = True) -> ScriptedChatModel:
     def respond(messages: list[BaseMessage], schema: str | None) -> Any:
         if schema == "PlanAndAnalysis":
             return PLAN
         if schema == "Assessment":
-            return assessment(messages)
+            return approving_judge(str(messages[-1].content))
         if schema == "GradeVerdict":
             return GradeVerdict(grounded=grounded, reason="checked")
         if schema is None:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from backend.tests.turns import grounded
 from codeweaver_cache import HitRule, SemanticCache
 from codeweaver_runtime import Embedder, open_qdrant
-from codeweaver_schema import Answer, Citation
 
 RULE = HitRule()
-URL = "https://docs.python.org/3/library/stdtypes.html"
 
 
 class Clock:
@@ -20,13 +19,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-def grounded(text: str) -> Answer:
-    citation = Citation(
-        n=1, evidence_id="ev1", title="stdtypes", source="docs", url=URL, locator=URL
-    )
-    return Answer(text=text, citations=[citation], grounded=True)
 
 
 async def test_entries_and_ttls_survive_a_restart(embedder: Embedder, tmp_path: Path) -> None:

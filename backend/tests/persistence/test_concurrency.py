@@ -10,12 +10,12 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from backend.tests.graph.conftest import Harness, KeywordSource
+from backend.tests.turns import QUESTION, cacheable, grounded
 from codeweaver.context import Context
 from codeweaver.persistence import open_checkpointer
 from codeweaver.workflows.orchestration.graph import build_main_graph
 from codeweaver_cache import SemanticCache
 from codeweaver_runtime import Embedder, open_qdrant
-from codeweaver_schema import Analysis, Answer, Citation
 
 RUNS = 20
 TOPICS = [
@@ -110,20 +110,8 @@ async def test_parallel_admits_of_one_question_leave_one_entry(
     client = open_qdrant(str(tmp_path / "qdrant"))
     cache = SemanticCache(client, embedder, timeout_s=30.0)
     scope = cache.scope("acme")
-    url = "https://docs.python.org/3/library/stdtypes.html"
-    answer = Answer(
-        text="Use reversed().",
-        citations=[Citation(n=1, evidence_id="e", title="t", source="docs", url=url, locator=url)],
-        grounded=True,
-    )
-    analysis = Analysis(
-        question_type="new_topic",
-        should_cache=True,
-        standalone_question="How do I reverse a list in Python?",
-        intent="learning",
-        language="en",
-    )
-    variants = ["How do I reverse a list in Python?", "how do i reverse a list in python"]
+    answer, analysis = grounded("Use reversed()."), cacheable()
+    variants = [QUESTION, QUESTION.lower()]
     try:
         admitted = await asyncio.gather(
             *(

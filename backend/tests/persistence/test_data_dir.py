@@ -6,8 +6,8 @@ import os
 import stat
 from pathlib import Path
 
-from codeweaver.auth import ensure_local_token
 from codeweaver.persistence import open_checkpointer, secure_data_dir
+from codeweaver.server.auth import ensure_local_token
 from codeweaver_runtime import is_private
 
 

@@ -96,7 +96,7 @@ async def test_cli_run_question_keeps_the_thread_in_postgres(
     The run is configured as an operator configures the CLI, through the environment: its
     store under a fresh home, the bundled documentation as its local source, no model.
     """
-    from codeweaver.cli import run_question
+    from codeweaver.cli.ask import run_question
 
     monkeypatch.setenv("CODEWEAVER_HOME", str(tmp_path / "home"))
     monkeypatch.setenv(POSTGRES_URI_ENV, postgres_uri)

@@ -21,7 +21,7 @@ from langgraph.pregel import Pregel
 from typing_extensions import TypedDict
 
 from codeweaver.persistence import DEV_CONFIG_FILE, checkpoint_types
-from codeweaver.server_persistence import (
+from codeweaver.server.threads import (
     CHECKPOINTER_PATH,
     DurableSqliteSaver,
     ServerRecord,
@@ -113,6 +113,31 @@ class Server:
     def thread(self, thread_id: str) -> dict[str, Any]:
         return next(t for t in self.store["threads"] if str(t["thread_id"]) == thread_id)
 
+    def start(self, thread_id: str) -> str:
+        """A run a worker has picked up: recorded as running."""
+        run_id = self.create_run(thread_id)
+        self.run(run_id)["status"] = "running"
+        return run_id
+
+    async def work(
+        self,
+        saver: DurableSqliteSaver,
+        thread_id: str,
+        run_id: str,
+        question: str,
+        *,
+        cut_before_grade: bool = False,
+    ) -> None:
+        """The run's graph, checkpointing through `saver`.
+
+        With `cut_before_grade`, the crash comes after `answer` wrote its checkpoint, before
+        `grade` ran.
+        """
+        graph = TOY.copy(update={"checkpointer": saver})
+        config: Any = {"configurable": {"thread_id": thread_id}, "metadata": {"run_id": run_id}}
+        cut = ["answer"] if cut_before_grade else None
+        await graph.ainvoke({"turns": [question]}, config, interrupt_after=cut)
+
     async def ask(
         self,
         saver: DurableSqliteSaver,
@@ -122,17 +147,11 @@ class Server:
         cut_before_grade: bool = False,
     ) -> str:
         """One run to its end, as a worker would: running, checkpoints, then success."""
-        run_id = self.create_run(thread_id)
-        self.run(run_id)["status"] = "running"
-        graph = TOY.copy(update={"checkpointer": saver})
-        config: Any = {"configurable": {"thread_id": thread_id}, "metadata": {"run_id": run_id}}
-        if cut_before_grade:
-            # The crash comes after `answer` wrote its checkpoint, before `grade` ran.
-            await graph.ainvoke({"turns": [question]}, config, interrupt_after=["answer"])
-            return run_id
-        await graph.ainvoke({"turns": [question]}, config)
-        self.run(run_id)["status"] = "success"
-        self.thread(thread_id)["status"] = "idle"
+        run_id = self.start(thread_id)
+        await self.work(saver, thread_id, run_id, question, cut_before_grade=cut_before_grade)
+        if not cut_before_grade:
+            self.run(run_id)["status"] = "success"
+            self.thread(thread_id)["status"] = "idle"
         return run_id
 
     def flushed(self) -> dict[str, Any]:
@@ -206,13 +225,10 @@ async def test_a_finished_run_recorded_as_running_is_not_run_again(tmp_path: Pat
     async with open_durable_saver(tmp_path / "s.sqlite", records=server.records) as saver:
         thread_id = server.create_thread()
         await server.ask(saver, thread_id, "q1")
-        run_id = server.create_run(thread_id)
-        server.run(run_id)["status"] = "running"
+        run_id = server.start(thread_id)
         server.thread(thread_id)["status"] = "busy"
         disk = server.flushed()  # flushed while the second turn ran
-        graph = TOY.copy(update={"checkpointer": saver})
-        config: Any = {"configurable": {"thread_id": thread_id}, "metadata": {"run_id": run_id}}
-        await graph.ainvoke({"turns": ["q2"]}, config)
+        await server.work(saver, thread_id, run_id, "q2")
 
     async with open_durable_saver(tmp_path / "s.sqlite") as saver:
         done = await reconcile(disk, saver, graph_of)
@@ -254,11 +270,8 @@ async def test_without_the_graph_an_unfinished_run_is_rolled_back(tmp_path: Path
     server = Server()
     async with open_durable_saver(tmp_path / "s.sqlite", records=server.records) as saver:
         thread_id = server.create_thread()
-        run_id = server.create_run(thread_id)
-        server.run(run_id)["status"] = "running"
-        graph = TOY.copy(update={"checkpointer": saver})
-        config: Any = {"configurable": {"thread_id": thread_id}, "metadata": {"run_id": run_id}}
-        await graph.ainvoke({"turns": ["q1"]}, config)
+        run_id = server.start(thread_id)
+        await server.work(saver, thread_id, run_id, "q1")
         disk = server.flushed()
 
     async with open_durable_saver(tmp_path / "s.sqlite") as saver:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from codeweaver.context import Context
-from codeweaver.feedback import build_feedback_graph
+from codeweaver.server.feedback import build_feedback_graph
 from codeweaver_cache import SemanticCache
 from codeweaver_runtime import Embedder, open_qdrant
 from codeweaver_schema import Answer

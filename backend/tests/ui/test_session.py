@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import http.server
-import threading
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
@@ -20,7 +19,7 @@ from codeweaver.ui.session import (
     TurnView,
 )
 from codeweaver.workflows.orchestration.nodes import answering
-from tests.support import free_port
+from tests.support import free_port, serving
 
 
 def token(text: str, message_id: str, tags: list[str]) -> list[Any]:
@@ -212,14 +211,8 @@ class Gatekeeper(http.server.BaseHTTPRequestHandler):
 @pytest.fixture
 def gatekeeper() -> Iterator[str]:
     Gatekeeper.seen = []
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Gatekeeper)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with serving(Gatekeeper) as url:
+        yield url
 
 
 async def test_every_request_carries_the_token(gatekeeper: str) -> None:

@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 from langgraph_sdk import get_client
 
-from codeweaver.progress import progress_label
 from codeweaver.tokens import client_headers
+from codeweaver.workflows.progress import progress_label
 
 ANSWER_TAG = "codeweaver:answer"
 """Tag of the model calls whose tokens are the answer (the answer node's `ANSWER_TAG`)."""
@@ -234,7 +234,7 @@ class ChatServer:
         url: The server's base URL.
         assistant: The assistant (or graph id) that answers.
         timeout_s: Bound on one run, in seconds.
-        token: The bearer token every request carries (`codeweaver.auth.client_token()`).
+        token: The bearer token every request carries (`codeweaver.tokens.client_token()`).
     """
 
     url: str

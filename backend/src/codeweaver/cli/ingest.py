@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codeweaver.defaults import DEFAULT_MAX_FILE_MB
+from codeweaver.cli.defaults import DEFAULT_MAX_FILE_MB
 from codeweaver_corpus import (
     DocumentCorpus,
     DocumentError,
@@ -33,10 +33,6 @@ from codeweaver_corpus import (
 from codeweaver_corpus.documents import document_kind, path_problem
 from codeweaver_runtime import private_dir, private_file
 
-MANIFEST = "ingested.json"
-"""Files larger than this are skipped (`--max-file-mb` moves it): 5 MB of text is already
-thousands of chunks and minutes of embedding on a laptop; a 30 MB file took over an hour and
-1.9 GB of store."""
 # Folders of tooling, dependencies and build output: never documentation.
 _SKIPPED_PARTS = frozenset(
     {"node_modules", "__pycache__", "venv", "site-packages", "dist", "build", "target"}

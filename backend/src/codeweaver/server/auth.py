@@ -41,12 +41,7 @@ from typing import Any, cast
 from langgraph_sdk import Auth
 
 from codeweaver.context import Context
-from codeweaver.tokens import (
-    CLIENT_TOKEN_ENV,
-    client_headers,
-    client_token,
-    local_token_path,
-)
+from codeweaver.tokens import local_token_path
 from codeweaver_runtime import (
     OPERATOR_SETTINGS,
     ContextError,
@@ -417,7 +412,6 @@ async def on_store(ctx: Auth.types.AuthContext, value: Any) -> bool:
 
 
 __all__ = [
-    "CLIENT_TOKEN_ENV",
     "KEYS_ENV",
     "KEYS_FILE_ENV",
     "LOCAL_IDENTITY",
@@ -425,12 +419,9 @@ __all__ = [
     "KeyConfigError",
     "auth",
     "check_run_settings",
-    "client_headers",
-    "client_token",
     "configured_keys",
     "ensure_local_token",
     "identify",
-    "local_token_path",
     "parse_keys",
     "presented_token",
     "server_keys",

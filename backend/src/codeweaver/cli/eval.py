@@ -12,6 +12,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from codeweaver.cli.options import JsonOption
+
 eval_app = typer.Typer(help="Measure retrieval and the semantic cache on real data.")
 err = Console(stderr=True)
 out = Console()
@@ -36,7 +38,7 @@ def retrieval(
         Path, typer.Option("--questions", help="JSONL rows with linked_doc_files.", **_FILE)
     ],
     docs: Annotated[Path, typer.Option("--docs", help="Documentation folder.", **_DIR)],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonOption = False,
     data_dir: Annotated[
         Path | None, typer.Option("--data-dir", help="Where the evaluation corpus is kept.")
     ] = None,
@@ -85,7 +87,7 @@ def cache(
         Path | None,
         typer.Option("--traps", help="TSV of 'cached question<TAB>new question' traps.", **_FILE),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonOption = False,
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Evaluate only the first N rows.")
     ] = None,
@@ -153,7 +155,7 @@ def answers(
         Path | None,
         typer.Option("--out-of-scope", help="JSONL rows: id, question (must decline).", **_FILE),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonOption = False,
     verbose: Annotated[
         bool, typer.Option("--verbose", help="One line per question on stderr.")
     ] = False,
@@ -174,7 +176,8 @@ def answers(
     Every question runs through the real main graph with default settings, in a fresh thread,
     with the answer cache off.
     """
-    from codeweaver.answer_eval import (
+    from codeweaver.context import Context
+    from codeweaver.workflows.orchestration.evaluation import (
         Outcome,
         ask_all,
         evaluation_context,
@@ -183,7 +186,6 @@ def answers(
         report,
         verbose_line,
     )
-    from codeweaver.context import Context
     from codeweaver_runtime import close_qdrant_clients
 
     rows = read_rows(questions, in_scope=True)[:limit]

@@ -60,7 +60,7 @@ from codeweaver_runtime import default_data_dir, private_file, tighten
 logger = logging.getLogger(__name__)
 
 # Dotted, not `module:name`: this server version imports a non-file path by its last dot.
-CHECKPOINTER_PATH = "codeweaver.server_persistence.checkpointer"
+CHECKPOINTER_PATH = "codeweaver.server.threads.checkpointer"
 """What `checkpointer.path` names in the development server's config."""
 FLUSH_SECONDS = 10
 """How often the development server writes its own records (threads, runs) to disk."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from codeweaver.server_persistence import durability_notice
+from codeweaver.server.threads import durability_notice
 from codeweaver.workflows.orchestration.graph import build_main_graph, build_multi_question_app
 from codeweaver.workflows.tool.graph import build_ask_graph
 

@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import importlib.util
-import ipaddress
 import json
 import os
 import shlex
 import signal
-import socket
 import subprocess
 import sys
-import threading
-import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -37,12 +29,32 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from codeweaver.defaults import DEFAULT_MAX_FILE_MB
-from codeweaver.evals import eval_app
-from codeweaver.progress import progress_label
+from codeweaver.cli.ask import RunReport, run_question, start_up
+from codeweaver.cli.defaults import DEFAULT_MAX_FILE_MB
+from codeweaver.cli.eval import eval_app
+from codeweaver.cli.options import (
+    DEFAULT_SERVER_URL,
+    AnswerModelOption,
+    DataDirOption,
+    HostOption,
+    JsonOption,
+    JudgeModelOption,
+    ModelOption,
+    PlannerModelOption,
+    ServerOption,
+    ThreadOption,
+)
+from codeweaver.cli.serve import (
+    client_links,
+    find_langgraph_config,
+    is_loopback,
+    langgraph_dev_command,
+    pick_port,
+)
+from codeweaver.workflows.progress import progress_label
 
 if TYPE_CHECKING:
-    from codeweaver.ingest import IngestOutcome
+    from codeweaver.cli.ingest import IngestOutcome
 
 app = typer.Typer(
     help="CodeWeaver answers programming questions with cited, grounded answers.",
@@ -51,27 +63,6 @@ app = typer.Typer(
 )
 err = Console(stderr=True)
 out = Console()
-
-ThreadOption = Annotated[
-    str | None, typer.Option("--thread", help="Continue this thread (default: a new one).")
-]
-ModelOption = Annotated[
-    str | None,
-    typer.Option(
-        "--model",
-        help="provider:model (openai:gpt-4o-mini, ...), provider:model@URL for a model on a "
-        "server of your own (openai:qwen2.5-coder@http://127.0.0.1:11434/v1), or 'offline'.",
-    ),
-]
-PlannerModelOption = Annotated[
-    str | None, typer.Option("--planner-model", help="Model for planning (as --model).")
-]
-JudgeModelOption = Annotated[
-    str | None, typer.Option("--judge-model", help="Model for rerank and grading (as --model).")
-]
-AnswerModelOption = Annotated[
-    str | None, typer.Option("--answer-model", help="Model that writes answers (as --model).")
-]
 
 
 def _model_overrides(
@@ -97,168 +88,9 @@ def _model_overrides(
     return overrides
 
 
-DataDirOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--data-dir",
-        help="Where threads, the vector store and the cache live "
-        "(default: $CODEWEAVER_HOME or ~/.local/share/codeweaver).",
-    ),
-]
-
-
 @app.callback()
 def _group() -> None:
     """CodeWeaver answers programming questions with cited, grounded answers."""
-
-
-@dataclass
-class RunReport:
-    """What one `ask` produced, in the shape of `--json`."""
-
-    answer: str
-    citations: list[dict[str, Any]]
-    route: str | None
-    routing_reason: str | None
-    question_type: str | None
-    intent: str | None
-    cache_hit: bool
-    errors: list[dict[str, Any]]
-    model_calls: int | None
-    """None when a running server answered: it does not report them."""
-    tokens: dict[str, dict[str, int]]
-    """Per role (planner, judge, answer) and in total: calls, input and output tokens as the
-    providers reported them, and calls that reported none."""
-    nodes: list[str]
-    thread_id: str
-    seconds: float
-    warning: str | None = None
-    flow: list[dict[str, Any]] = field(default_factory=list)
-    server: str | None = None
-    """The `codeweaver serve` that answered, when one runs on this data directory."""
-
-
-_FROZEN: list[bool] = []
-"""Non-empty once start-up's objects are frozen: freezing again later (a chat's next turn)
-would keep that turn's garbage forever."""
-
-
-@contextmanager
-def _start_up() -> Iterator[None]:
-    """Imports and graph compilation with the cyclic garbage collector paused.
-
-    A new process creates about a million long-lived objects before it answers (pydantic
-    models, LangGraph, Qdrant's client) and the collector would walk them again and again:
-    about a tenth of a cached answer's time. They are frozen afterwards (`gc.freeze`), so the
-    collections that follow skip them too.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if not _FROZEN:
-            gc.freeze()
-            _FROZEN.append(True)
-        if enabled:
-            gc.enable()
-
-
-def _preload_embedder() -> None:
-    """Load the embedding model on the other core while this one imports and compiles the graph.
-
-    onnxruntime releases the GIL while it builds its session (~0.25 s), so the two overlap. The
-    graph's first embedding waits for the load under the embedder's own lock; a load that fails
-    here fails there again, and is reported there.
-    """
-    from codeweaver_runtime import get_embedder, infrastructure
-
-    embedder = get_embedder(infrastructure().embedding_model)
-
-    def load() -> None:
-        with suppress(Exception):
-            embedder.preload()
-
-    threading.Thread(target=load, name="preload-embedder", daemon=True).start()
-
-
-def _node_path(namespace: tuple[str, ...], node: str) -> str:
-    parents = [part.split(":", 1)[0] for part in namespace]
-    return "/".join([*parents, node])
-
-
-async def run_question(
-    question: str,
-    *,
-    thread_id: str,
-    data_dir: Path,
-    context_overrides: dict[str, Any],
-    on_node: Callable[[str], None] | None = None,
-) -> RunReport:
-    """Ask one question in a thread; `on_node` hears each node's path as it starts."""
-    _preload_embedder()
-    with _start_up():
-        from langchain_core.messages import HumanMessage
-
-        from codeweaver.context import Context
-        from codeweaver.persistence import open_checkpointer
-        from codeweaver.workflows.orchestration.graph import build_main_graph
-        from codeweaver_runtime import ModelCallCounter, close_qdrant_clients
-
-    context = replace(Context(), **context_overrides)
-    counter = ModelCallCounter()
-    started = time.perf_counter()
-    nodes: list[str] = []
-    async with open_checkpointer(data_dir) as saver:
-        with _start_up():
-            graph = build_main_graph(checkpointer=saver)
-        config: Any = {"configurable": {"thread_id": thread_id}, "callbacks": [counter]}
-        stream: Any = graph.astream(
-            {"messages": [HumanMessage(question)]},
-            config,
-            context=context,
-            stream_mode=["tasks", "updates"],
-            subgraphs=True,
-        )
-        async for namespace, mode, chunk in stream:
-            if mode == "tasks":
-                if on_node is not None and "input" in chunk:
-                    on_node(_node_path(namespace, chunk["name"]))
-                continue
-            nodes.extend(_node_path(namespace, node) for node in chunk or {})
-        values = (await graph.aget_state(config)).values
-    await close_qdrant_clients()
-    answer = values.get("answer")
-    routing = values.get("routing")
-    analysis = values.get("analysis")
-    decision = values.get("cache_decision")
-    return RunReport(
-        answer=answer.text if answer else "",
-        citations=[
-            {
-                "n": c.n,
-                "title": c.title,
-                "url": c.url,
-                "file": c.file,
-                "source": c.source,
-                "evidence_id": c.evidence_id,
-            }
-            for c in (answer.citations if answer else [])
-        ],
-        route=routing.route if routing else None,
-        routing_reason=routing.reason if routing else None,
-        question_type=analysis.question_type if analysis else None,
-        intent=analysis.intent if analysis else None,
-        cache_hit=bool(decision and decision.hit),
-        errors=[e.model_dump(exclude={"id"}) for e in values.get("errors", [])],
-        model_calls=counter.calls,
-        tokens=counter.tokens(),
-        nodes=nodes,
-        thread_id=thread_id,
-        seconds=round(time.perf_counter() - started, 3),
-        warning=answer.warning if answer else None,
-        flow=[{"node": s.node, "ms": round(s.duration_ms, 1)} for s in values.get("flow", [])],
-    )
 
 
 def _data_dir_path(data_dir: Path | None) -> Path:
@@ -321,7 +153,7 @@ def _print_report(report: RunReport) -> None:
 def ask(
     question: Annotated[str, typer.Argument(help="Your programming question.")],
     thread: ThreadOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonOption = False,
     model: ModelOption = None,
     planner_model: PlannerModelOption = None,
     judge_model: JudgeModelOption = None,
@@ -338,7 +170,7 @@ def ask(
     # A running server on this data directory answers first: this process then imports nothing
     # of the graph, the store or the embedding stack.
     served = _through_server(question, thread_id, _data_dir_path(data_dir), overrides)
-    with _start_up():
+    with start_up():
         directory = _resolve_data_dir(data_dir) if served is None else _data_dir_path(data_dir)
     if as_json:
         report = served or asyncio.run(
@@ -360,7 +192,7 @@ def _through_server(
     Its embedded store is locked to it: answering here would miss the user's documents and the
     cache. A server that is recorded but fails the turn ends the command with a clear message.
     """
-    from codeweaver.remote import ask_server, running_server
+    from codeweaver.cli.remote import ask_server, running_server
     from codeweaver.tokens import client_headers
 
     server = running_server(directory)
@@ -477,7 +309,8 @@ async def _ingest(
     progress: Progress,
     max_file_bytes: int | None,
 ) -> IngestOutcome:
-    from codeweaver.ingest import MANIFEST, Manifest, ingest_paths, resolve_paths
+    from codeweaver.cli.ingest import Manifest, ingest_paths, resolve_paths
+    from codeweaver.persistence import MANIFEST
     from codeweaver_corpus import DocumentCorpus
     from codeweaver_runtime import close_qdrant_clients, get_embedder, get_qdrant, infrastructure
 
@@ -534,7 +367,7 @@ def ingest(
     data_dir: DataDirOption = None,
 ) -> None:
     """Add documents to the local corpus; unchanged files are skipped, removed files removed."""
-    from codeweaver.ingest import IngestPathError
+    from codeweaver.cli.ingest import IngestPathError
 
     directory = _resolve_data_dir(data_dir)
     columns = (
@@ -580,53 +413,9 @@ def ingest(
         raise typer.Exit(code=1)
 
 
-def find_langgraph_config(start: Path) -> Path | None:
-    """The nearest langgraph.json in `start` or a folder above it."""
-    for folder in (start, *start.parents):
-        candidate = folder / "langgraph.json"
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def pick_port(host: str, preferred: int) -> int:
-    """`preferred` when it is free on `host`, else a free port the system picks."""
-    for port in (preferred, 0):
-        with socket.socket() as probe:
-            try:
-                probe.bind((host, port))
-            except OSError:
-                continue
-            return int(probe.getsockname()[1])
-    raise OSError(f"no free port on {host}")
-
-
-def langgraph_dev_command(
-    *, config: Path, host: str, port: int, jobs: int, reload: bool
-) -> list[str]:
-    """The `langgraph dev` command line `serve` runs."""
-    executable = Path(sys.executable).with_name("langgraph")
-    command = [
-        str(executable) if executable.exists() else "langgraph",
-        "dev",
-        "--config",
-        str(config),
-        "--host",
-        host,
-        "--port",
-        str(port),
-        "--n-jobs-per-worker",
-        str(jobs),
-        "--no-browser",
-    ]
-    if not reload:
-        command.append("--no-reload")
-    return command
-
-
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",
+    host: HostOption = "127.0.0.1",
     port: Annotated[
         int, typer.Option("--port", help="Port; 0 picks 2024 when free, else any free port.")
     ] = 0,
@@ -667,7 +456,7 @@ def serve(
         )
         raise typer.Exit(code=2)
     from codeweaver.persistence import SERVER_THREADS_FILE
-    from codeweaver.server_persistence import dev_server_config
+    from codeweaver.server.threads import dev_server_config
     from codeweaver_runtime import default_data_dir
 
     chosen = port or pick_port(host, 2024)
@@ -695,8 +484,8 @@ def serve(
         )
     else:
         err.print(f"Threads: kept by the checkpointer {found.name} names.")
+    from codeweaver.cli.remote import forget_server, record_server
     from codeweaver.persistence import secure_data_dir
-    from codeweaver.remote import forget_server, record_server
 
     home = secure_data_dir(default_data_dir())
     # Umask 077: what the server writes (its .langgraph_api/ folder too) is yours alone.
@@ -724,49 +513,15 @@ def serve(
     raise typer.Exit(code=code)
 
 
-STUDIO_URL = "https://smith.langchain.com/studio/?baseUrl={url}"
-AGENT_CHAT_UI_URL = "https://agentchat.vercel.app/?apiUrl={url}&assistantId=codeweaver"
-
-
-def is_loopback(host: str) -> bool:
-    """Whether `host` is an address only this machine reaches."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def client_links(url: str, *, studio: bool) -> list[str]:
-    """Where standard clients connect to the server at `url`, and where their token goes."""
-    token_field = (
-        'paste the output of `codeweaver token` into its "LangSmith API Key" field '
-        "(sent as X-Api-Key)"
-    )
-    studio_line = (
-        f"Studio (no token on this machine, --studio): {STUDIO_URL.format(url=url)}"
-        if studio
-        else f"Studio: {STUDIO_URL.format(url=url)} · {token_field}, "
-        "or restart with --studio on a laptop"
-    )
-    return [
-        studio_line,
-        f"agent-chat-ui: {AGENT_CHAT_UI_URL.format(url=url)} · {token_field}",
-        f"MCP (coding agents): {url}/mcp · tool ask_codeweaver · header "
-        "Authorization: Bearer <codeweaver token>",
-    ]
-
-
 def _auth_summary() -> str:
     """How the server about to start authenticates; creates the local token when it is used."""
-    from codeweaver.auth import (
+    from codeweaver.server.auth import (
         KEYS_ENV,
         KeyConfigError,
         configured_keys,
         ensure_local_token,
-        local_token_path,
     )
+    from codeweaver.tokens import local_token_path
 
     try:
         keys = configured_keys()
@@ -784,16 +539,6 @@ def _auth_summary() -> str:
     )
 
 
-DEFAULT_SERVER_URL = "http://127.0.0.1:2024"
-ServerOption = Annotated[
-    str | None,
-    typer.Option(
-        "--server",
-        help=f"LangGraph Server URL (default: $CODEWEAVER_SERVER_URL or {DEFAULT_SERVER_URL}).",
-    ),
-]
-
-
 def server_url(option: str | None) -> str:
     """The server URL from the option, the environment, or the default."""
     url = option or os.environ.get("CODEWEAVER_SERVER_URL") or DEFAULT_SERVER_URL
@@ -809,7 +554,7 @@ def ui(
         str,
         typer.Option("--assistant", help="Assistant id, name-derived id, or graph id to ask."),
     ] = "codeweaver",
-    host: Annotated[str, typer.Option("--host", help="Interface to listen on.")] = "127.0.0.1",
+    host: HostOption = "127.0.0.1",
     port: Annotated[
         int, typer.Option("--port", help="Port; 0 picks 7860 when free, else any free port.")
     ] = 0,
@@ -836,7 +581,7 @@ def assistants(server: ServerOption = None) -> None:
     """Create (or update) the example assistants "offline" and "openai" on LangGraph Server."""
     import httpx
 
-    from codeweaver.assistants import create_example_assistants
+    from codeweaver.server.assistants import create_example_assistants
     from codeweaver.ui.session import ChatServer, ServerError, describe_failure
 
     url = server_url(server)
@@ -868,7 +613,7 @@ def token() -> None:
     `codeweaver serve` without CODEWEAVER_API_KEYS accepts only this token; send it as
     `Authorization: Bearer <token>`. It lives in $CODEWEAVER_HOME/server-token.
     """
-    from codeweaver.auth import KEYS_ENV, KeyConfigError, configured_keys, ensure_local_token
+    from codeweaver.server.auth import KEYS_ENV, KeyConfigError, configured_keys, ensure_local_token
 
     try:
         if configured_keys():
@@ -885,7 +630,7 @@ def token() -> None:
 
 @app.command()
 def bench(
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonOption = False,
     iterations: Annotated[
         int | None,
         typer.Option(
@@ -942,10 +687,10 @@ def bench(
     """Model calls, latency against the critical path, overhead, cache lookups, the server.
 
     Fake chat models and sources with set latencies (docs/PERFORMANCE.md), the real embedder.
-    With --cli: the real CLI, each answer from a new process (`codeweaver.cli_bench`).
+    With --cli: the real CLI, each answer from a new process (`codeweaver.cli.bench`).
     """
     if cli:
-        from codeweaver.cli_bench import BYTECODE_MODES, DESIGNS, run_cli_bench
+        from codeweaver.cli.bench import BYTECODE_MODES, DESIGNS, run_cli_bench
 
         with err.status("benchmarking `codeweaver ask` in new processes…"):
             try:
@@ -963,7 +708,8 @@ def bench(
         else:
             sys.stdout.write(cli_report.table() + "\n")
         return
-    from codeweaver.bench import PlotUnavailableError, run_bench
+    from codeweaver.bench.report import PlotUnavailableError
+    from codeweaver.bench.run import run_bench
 
     if plot is not None and importlib.util.find_spec("matplotlib") is None:
         # Say so before minutes of benchmarking, not after.

@@ -46,6 +46,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from codeweaver.cli.remote import running_server
+from codeweaver.cli.serve import find_langgraph_config, pick_port
+
 DESIGNS = ("onnx", "sentence-transformers", "served")
 """The current design first, today's code on the previous runtime second, then the thin client:
 `ask` sending its question to a `codeweaver serve` running on the same data directory."""
@@ -342,9 +345,6 @@ def _start_server(env: dict[str, str], folder: Path) -> tuple[subprocess.Popen[b
     Raises:
         RuntimeError: no langgraph.json here, or the server did not answer within 5 minutes.
     """
-    from codeweaver.cli import find_langgraph_config, pick_port
-    from codeweaver.remote import running_server
-
     config = find_langgraph_config(Path.cwd())
     if config is None:
         raise RuntimeError("the served design needs langgraph.json: run from the repository")

@@ -54,7 +54,7 @@ async def create_example_assistants(url: str, *, token: str | None = None) -> li
 
     Args:
         url: The server's base URL.
-        token: The bearer token; by default `codeweaver.auth.client_token()`.
+        token: The bearer token; by default `codeweaver.tokens.client_token()`.
 
     Returns:
         The assistants as the server stores them.
