@@ -6,7 +6,12 @@ import re
 
 import pytest
 
-from codeweaver.engine.extractive import RELEVANCE_FLOOR, extractive_answer, offline_note
+from codeweaver.engine.extractive import (
+    GLOSSED_SCORE_LOSS,
+    RELEVANCE_FLOOR,
+    extractive_answer,
+    offline_note,
+)
 from codeweaver.engine.grounding import check_grounding
 from codeweaver_corpus.pydocs import PACKAGED_INDEX
 from codeweaver_corpus.pydocs.index import DocHit, DocsIndex, read_index
@@ -185,6 +190,22 @@ async def test_below_the_floor_it_declines_and_says_what_was_searched(
     assert "Stack Overflow (failed: 503 from the API)" in answer.text
     assert "`codeweaver ingest PATH`" in answer.text
     assert "> **Title:** How do I get red wine stains out of a carpet?" in answer.text
+
+
+async def test_a_question_read_through_the_glossary_is_held_to_the_floor_on_the_english_scale(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    score = RELEVANCE_FLOOR - GLOSSED_SCORE_LOSS / 2
+    english, korean = "How do I remove whitespace from a string?", "문자열에서 공백을 제거하려면?"
+    evidence = [unit(index, "str.strip", score)]
+    assert (await extractive_answer(english, analysis(english), evidence, embedder)).declined
+    answer = await extractive_answer(korean, analysis(korean, language="ko"), evidence, embedder)
+    assert not answer.declined
+    assert "str.strip" in answer.text
+    lower = [unit(index, "str.strip", RELEVANCE_FLOOR - GLOSSED_SCORE_LOSS - 0.01)]
+    assert (
+        await extractive_answer(korean, analysis(korean, language="ko"), lower, embedder)
+    ).declined
 
 
 @pytest.mark.parametrize(
