@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from codeweaver.cli.main import app
+from codeweaver.engine.extractive import GLOSSED_SCORE_LOSS
 from codeweaver.workflows.orchestration.evaluation import (
     Outcome,
     Row,
@@ -105,3 +106,12 @@ def test_the_command_runs_the_real_graph(tmp_path: Path, monkeypatch: pytest.Mon
     assert (figures["n"], figures["correct"], figures["wrong"]) == (1, 1, 0)
     assert figures["out_of_scope"] == {"n": 1, "declined": 1, "answered": 0}
     assert figures["floor"] > 0
+
+
+def test_the_curve_holds_a_glossed_question_to_the_floor_as_the_engine_does() -> None:
+    question = "문자열에서 공백을 제거하려면?"
+    korean = outcome(question, "str.strip", nuggets=("strip",), relevance=0.72, language="ko")
+    english = outcome("remove whitespace", "str.strip", nuggets=("strip",), relevance=0.72)
+    [point] = floor_curve([korean, english], [0.8])
+    assert (point["correct"], point["declined"]) == (1, 1)
+    assert korean.declined_at(0.8 + GLOSSED_SCORE_LOSS)

@@ -541,6 +541,14 @@ def _exception_asked(question: str) -> str | None:
     return found[-1] if found else None
 
 
+def floor_for(question: str, language: str, floor: float) -> float:
+    """The floor a question's best evidence must reach.
+
+    Lower by `GLOSSED_SCORE_LOSS` when the question is read through the Korean glossary.
+    """
+    return floor - GLOSSED_SCORE_LOSS if language != "en" and english_gloss(question) else floor
+
+
 async def extractive_answer(
     question: str,
     analysis: Analysis,
@@ -583,7 +591,7 @@ async def extractive_answer(
     if not ranked:
         return decline(question, analysis, "no_evidence", errors or [])
     relevance = _relevance(ranked[0])
-    if relevance < (floor - GLOSSED_SCORE_LOSS if gloss and language != "en" else floor):
+    if relevance < floor_for(analysis.standalone_question or question, language, floor):
         return decline(
             question, analysis, "below_relevance_floor", errors or [], relevance=relevance
         )

@@ -26,6 +26,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from codeweaver.context import Context
+from codeweaver.engine.extractive import floor_for
 from codeweaver.workflows.orchestration.graph import build_main_graph
 from codeweaver_runtime.text import detect_language
 from codeweaver_schema import Answer
@@ -65,7 +66,9 @@ class Outcome:
 
     def declined_at(self, floor: float) -> bool:
         """Whether the engine would decline this question with the floor at `floor`."""
-        below = self.relevance is not None and self.relevance < floor
+        below = self.relevance is not None and self.relevance < floor_for(
+            self.row.question, self.language, floor
+        )
         return self.declined or (below and self.decline_reason is None)
 
 
