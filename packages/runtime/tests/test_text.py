@@ -10,6 +10,7 @@ from codeweaver_runtime.text import (
     english_gloss,
     prose_only,
     split_sentences,
+    stem,
 )
 
 
@@ -26,6 +27,31 @@ def test_language_by_script() -> None:
 
 def test_identifiers_and_versions_stay_whole() -> None:
     assert content_words("Use os.path.join in Python 3.11") == ["os.path.join", "python", "3.11"]
+
+
+@pytest.mark.parametrize(
+    "forms",
+    [
+        ("numbers", "number"),
+        ("copies", "copied", "copy"),
+        ("sorted", "sorting", "sorts", "sort"),
+        ("removes", "removing", "removed", "remove"),
+        ("classes", "class"),
+        ("matches", "matched", "matching", "match"),
+        ("strings", "string"),
+        ("running", "run"),
+        ("processes", "processing", "process"),
+    ],
+)
+def test_stem_folds_plurals_and_verb_endings_together(forms: tuple[str, ...]) -> None:
+    assert len({stem(word) for word in forms}) == 1, [stem(word) for word in forms]
+
+
+@pytest.mark.parametrize(
+    "word", ["string", "thing", "using", "exceed", "status", "analysis", "keys", "3.11", "__init__"]
+)
+def test_stem_leaves_words_without_an_ending_whole(word: str) -> None:
+    assert stem(word) == word
 
 
 def test_code_blocks_are_one_sentence() -> None:

@@ -231,6 +231,43 @@ def content_words(text: str) -> list[str]:
     return [w for w in words(text) if w not in STOPWORDS and len(w) > 1]
 
 
+_VOWEL = re.compile(r"[aeiouy]")
+_SIBILANT_PLURAL = ("sses", "xes", "zes", "ches", "shes")
+
+
+def stem(word: str) -> str:
+    """A light, deterministic stem of a lower-cased word: plural, -ing and -ed endings folded.
+
+    "numbers" and "number", "copies", "copied" and "copy", "sorted", "sorting" and "sort",
+    "removes" and "remove", "classes" and "class" meet. An ending is cut only where a syllable
+    stays in front of it, so "string" and "strings" both stay "string" and "using" stays whole;
+    "class", "status" and "analysis" are not plurals. Words of four letters or fewer ("keys",
+    "uses", "does"), numbers and identifiers ending in a digit or underscore stay as they are.
+    """
+    if len(word) <= 4 or not word[-1].isalpha():
+        return word
+    if word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif word.endswith(_SIBILANT_PLURAL):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if word.endswith("ied") and len(word) > 4:
+        word = word[:-3] + "y"
+    else:
+        for suffix in ("ing", "ed"):
+            rest = word.removesuffix(suffix)
+            # "exceed" is not "exce" + "ed", nor "string" "str" + "ing".
+            if rest != word and len(rest) >= 3 and _VOWEL.search(rest) and rest[-1] != "e":
+                word = rest
+                break
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "ls" and word[-1].isalpha():
+        word = word[:-1]
+    return word
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of prose; code blocks are kept whole as one 'sentence'."""
     parts: list[str] = []

@@ -19,6 +19,7 @@ from codeweaver_runtime.text import (
     detect_language,
     english_gloss,
     split_sentences,
+    stem,
     truncate,
     words,
 )
@@ -132,8 +133,13 @@ def ranked(items: Sequence[Evidence]) -> list[Evidence]:
     )
 
 
-def _stem(word: str) -> str:
-    return word[:6] if len(word) > 6 else word
+def _coverage_key(word: str) -> str:
+    """What a question's word and the evidence's must share to count as covered: 6 letters.
+
+    Not `codeweaver_runtime.text.stem`: with it "call" is covered by "called", fewer questions
+    get a second round, and the answers evaluation answers one train question fewer.
+    """
+    return word[:6]
 
 
 def aspect_words(question: str) -> list[str]:
@@ -160,8 +166,8 @@ def judge(question: str, top: Sequence[Evidence], *, threshold: float) -> Suffic
     best = sorted((e.rerank_score or 0.0 for e in top), reverse=True)[:3]
     # MiniLM cosines of a question and a real answer sit between ~0.2 (unrelated) and ~0.7.
     relevance = min(1.0, max(0.0, (sum(best) / len(best) - 0.2) / 0.5))
-    seen = {_stem(w) for e in top for w in words(evidence_text(e))}
-    missing = [a for a in aspects if _stem(a) not in seen]
+    seen = {_coverage_key(w) for e in top for w in words(evidence_text(e))}
+    missing = [a for a in aspects if _coverage_key(a) not in seen]
     coverage = 1.0 - len(missing) / len(aspects) if aspects else 1.0
     score = round(0.5 * relevance + 0.5 * coverage, 4)
     return Sufficiency(
@@ -230,13 +236,13 @@ def refine(
 
 def summarise(question: str, evidence: Evidence, *, max_chars: int = 400) -> str:
     """An extractive summary: the item's sentences (or code block) that best match the question."""
-    wanted = {_stem(w) for w in content_words(question)}
+    wanted = {stem(w) for w in content_words(question)}
     sentences = split_sentences(evidence.content)
     scored = []
     for index, sentence in enumerate(sentences):
         if addresses_assistant(sentence):
             continue
-        have = {_stem(w) for w in words(sentence)}
+        have = {stem(w) for w in words(sentence)}
         scored.append((-len(wanted & have), index, sentence))
     if not scored:
         return ""
