@@ -8,6 +8,7 @@ from codeweaver_runtime.text import (
     content_words,
     detect_language,
     english_gloss,
+    is_code_line,
     prose_only,
     split_sentences,
     stem,
@@ -138,3 +139,43 @@ async def test_a_question_without_code_is_never_a_review_by_resemblance() -> Non
 def test_prose_only_sets_code_and_traces_aside() -> None:
     text = "Why?\n```py\nx = 1\n```\n    indented()\nTraceback (most recent call last):\nok `a`"
     assert prose_only(text).split() == ["Why?", "ok", "code"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "for i in range(10):",
+        "    i += 1",
+        "i = 0",
+        "x=[1, 2]",
+        ">>> s.reverse()",
+        "import json",
+        "from os import path",
+        "data = json.loads(text)",
+        "os.path.join(a, b)",
+        "const ids = items.map(x => x.id);",
+        "function show(items) {",
+        "})",
+        "else:",
+        "# a comment",
+    ],
+)
+def test_code_lines_are_code(line: str) -> None:
+    assert is_code_line(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "How do I use print() in Python?",
+        "Why is x = 1 wrong here",
+        "What's the difference between a = b and a == b",
+        "convert a string of bytes into an int (python)",
+        "If I call the function twice it returns None",
+        "For example, the list below:",
+        "Return a new list with the items in reverse order (see sorted).",
+        "",
+    ],
+)
+def test_prose_and_questions_are_not_code(line: str) -> None:
+    assert not is_code_line(line)

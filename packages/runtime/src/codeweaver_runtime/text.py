@@ -381,6 +381,38 @@ def prose_only(text: str) -> str:
     return "\n".join(kept)
 
 
+_CODE_START = re.compile(
+    r"^(>>>|\.\.\.|import |from \S+ import|def |class |async def |await |return\b|"
+    r"for .* in .*:|while .*:|if .*:|elif |else:|try:|except|finally:|with .*:|@\w+|#|//|\$ |"
+    r"(?:const|let|var)\s+\w+\s*=|(?:public|private|static|function|func|fn)\b.*[({;]$|"
+    r"package [\w.]+;?$|[)}\]])"
+)
+_CODE_INSIDE = re.compile(
+    r"\s(=|==|\+=|-=|!=|:=|->|=>)\s|;$|\w\[[^\]]*\]\s*=|^[\w.]+\(.*\)$|^[\w.\[\]'\"]+\s*=\s*\S"
+)
+_ASKS = re.compile(
+    r"(how|what|why|when|where|which|who|is|are|can|could|should|does|do|did|will|would|"
+    r"explain|show|tell|give|write|please|i|i'm|my|help|review)(?:'[a-z]+)?\s+[^\W\d_]",
+    re.IGNORECASE,
+)
+
+
+def is_code_line(line: str) -> bool:
+    """Whether a line reads as code, not prose: code syntax at its start or inside it.
+
+    Statements (`def`, `for x in y:`, `import`, `>>>`, `const x =`), assignments, operators
+    between spaces, calls standing alone, a trailing `;`, and short lines (four words at most)
+    that end in a bracket or a colon are code; a line that asks ("How do I ...", "... ?") is
+    not, whatever code it mentions.
+    """
+    stripped = line.strip()
+    if not stripped or _ASKS.match(stripped) or stripped.endswith(("?", "？")):
+        return False
+    if _CODE_START.match(stripped) or _CODE_INSIDE.search(stripped):
+        return True
+    return len(stripped.split()) <= 4 and stripped.endswith((")", "]", "}", ":"))
+
+
 _DEBUGGING = re.compile(
     r"traceback|stack ?trace|\b\w+(error|exception)\b|\berror\b|\bexception\b|\bfail(s|ed|ing)?\b"
     r"|\bcrash(es|ed)?\b|\bbug\b|\bbroken\b|doesn'?t work|not working|\braises?\b|segfault"
