@@ -8,6 +8,7 @@ from codeweaver_runtime.text import (
     content_words,
     detect_language,
     english_gloss,
+    html_to_text,
     is_code_line,
     prose_only,
     split_sentences,
@@ -179,3 +180,31 @@ def test_code_lines_are_code(line: str) -> None:
 )
 def test_prose_and_questions_are_not_code(line: str) -> None:
     assert not is_code_line(line)
+
+
+def test_html_keeps_code_fenced_and_inline() -> None:
+    html = (
+        "<p>Use <code>reversed()</code>:</p><pre class='lang-py'><code>for x in reversed(a):\n"
+        "    print(x)\n</code></pre><ul><li>one</li><li>two</li></ul>"
+        "<p><img src='x.png' alt='a  diagram'> &amp; done</p>"
+    )
+    page = html_to_text(html)
+    assert page.title is None
+    assert "Use `reversed()`:" in page.text
+    assert "```py\nfor x in reversed(a):\n    print(x)\n```" in page.text
+    assert "- one\n- two" in page.text
+    assert "[image: a diagram] & done" in page.text
+
+
+def test_html_page_title_headings_and_what_is_dropped() -> None:
+    html = """<html><head><title>Sorting
+    HOW TO</title><style>p{}</style></head><body><script>alert('x')</script>
+    <h2>Key <code>functions</code></h2><table><tr><th>a </th><td>b</td></tr>
+    <tr><td>c</td><td>d</td></tr></table></body></html>"""
+    title, text = html_to_text(html)
+    assert title == "Sorting HOW TO"
+    assert "alert" not in text
+    assert "p{}" not in text
+    assert "## Key `functions`" in text
+    assert "a | b\n\nc | d" in text
+    assert html_to_text("<h1>Only <b>heading</b></h1><p>x</p>").title == "Only heading"

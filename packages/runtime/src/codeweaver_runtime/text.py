@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import cache
+from html.parser import HTMLParser
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -355,6 +356,134 @@ def english_gloss(text: str) -> str:
         else:
             i += 1
     return " ".join(dict.fromkeys(t for t in terms if t not in STOPWORDS))
+
+
+# --- markup ----------------------------------------------------------------------------------
+
+
+class HtmlText(NamedTuple):
+    """An HTML page or fragment as Markdown-like text."""
+
+    title: str | None
+    """The <title>, else the first <h1>, else None."""
+    text: str
+
+
+def html_to_text(html: str) -> HtmlText:
+    """Markdown-like text of an HTML page or fragment (a web page, a Stack Overflow answer).
+
+    Headings become `#` lines, <pre> blocks fenced code (a `lang-py` class names the fence's
+    language), <code> inline code spans, list items `- ` lines and a table's rows lines of cells
+    separated by `|`; images are their alt text; scripts, styles and the <head> are dropped.
+    """
+    parser = _HtmlText()
+    parser.feed(html)
+    parser.close()
+    text = "".join(parser.parts)
+    text = "\n".join(line.rstrip() for line in text.split("\n"))
+    text = re.sub(r"\n{3,}", "\n\n", text).strip()
+    title = " ".join(parser.title.split()) or parser.first_h1 or None
+    return HtmlText(title, text)
+
+
+class _HtmlText(HTMLParser):
+    _BLOCK = frozenset(
+        {"p", "div", "section", "article", "main", "header", "footer", "br", "tr", "table",
+         "ul", "ol", "dl", "dt", "dd", "blockquote", "hr", "nav", "aside", "figure", "form"}
+    )  # fmt: skip
+    _SKIP = frozenset({"script", "style", "noscript", "template", "svg", "head"})
+    _HEADINGS: ClassVar[dict[str, int]] = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.title = ""
+        self.first_h1 = ""
+        self._skip_depth = 0
+        self._in_title = False
+        self._pre_depth = 0
+        self._pre_start = 0
+        self._cells = 0
+        self._heading: list[str] | None = None
+        self._heading_level = 0
+
+    def _inline(self, text: str) -> None:
+        (self._heading if self._heading is not None else self.parts).append(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "title":
+            self._in_title = True
+        if tag in self._SKIP:
+            self._skip_depth += 1
+        elif self._skip_depth:
+            return
+        elif tag in self._HEADINGS:
+            self._heading = []
+            self._heading_level = self._HEADINGS[tag]
+        elif tag == "pre":
+            self._pre_depth += 1
+            if self._pre_depth == 1:
+                self.parts.append(f"\n\n```{_fence_language(attrs)}\n")
+                self._pre_start = len(self.parts)
+        elif tag == "code" and not self._pre_depth:
+            self._inline("`")
+        elif tag == "img":
+            alt = " ".join((dict(attrs).get("alt") or "").split())
+            if alt:
+                self._inline(f"[image: {alt}]")
+        elif tag == "li":
+            self.parts.append("\n- ")
+        elif tag in ("td", "th"):
+            if self._cells:
+                self.parts[-1] = self.parts[-1].rstrip(" ")
+                self.parts.append(" | ")
+            self._cells += 1
+        elif tag in self._BLOCK:
+            self.parts.append("\n\n" if tag != "br" else "\n")
+            if tag == "tr":
+                self._cells = 0
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._in_title = False
+        if tag in self._SKIP:
+            self._skip_depth = max(0, self._skip_depth - 1)
+        elif self._skip_depth:
+            return
+        elif tag in self._HEADINGS and self._heading is not None:
+            heading = " ".join("".join(self._heading).split())
+            if heading:
+                self.parts.append(f"\n\n{'#' * self._heading_level} {heading}\n\n")
+                if self._heading_level == 1 and not self.first_h1:
+                    self.first_h1 = heading
+            self._heading = None
+        elif tag == "pre" and self._pre_depth:
+            self._pre_depth -= 1
+            if self._pre_depth == 0:
+                code = "".join(self.parts[self._pre_start :]).lstrip("\n").rstrip()
+                self.parts[self._pre_start :] = [code, "\n```\n\n"]
+        elif tag == "code" and not self._pre_depth:
+            self._inline("`")
+        elif tag in self._BLOCK and tag != "br":
+            self.parts.append("\n\n")
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title += data
+        elif self._skip_depth:
+            return
+        elif self._pre_depth:
+            self.parts.append(data)
+        else:
+            self._inline(re.sub(r"\s+", " ", data))
+
+
+def _fence_language(attrs: list[tuple[str, str | None]]) -> str:
+    """The language a <pre>'s `lang-` class names (Stack Overflow's `lang-py`), else ''."""
+    for name in (dict(attrs).get("class") or "").split():
+        if name.startswith("lang-") and name != "lang-none":
+            return name.removeprefix("lang-")
+    return ""
 
 
 # --- prose and intent ------------------------------------------------------------------------
