@@ -56,6 +56,13 @@ def test_stem_leaves_words_without_an_ending_whole(word: str) -> None:
     assert stem(word) == word
 
 
+def test_stem_without_verbs_folds_plurals_only() -> None:
+    assert stem("numbers", verbs=False) == stem("number", verbs=False) == "number"
+    assert stem("boxes", verbs=False) == "box"
+    assert stem("sorting", verbs=False) == "sorting"
+    assert stem("sorted", verbs=False) == "sorted"
+
+
 def test_code_blocks_are_one_sentence() -> None:
     assert split_sentences("First one. Second one.\n\n```py\nx = 1. y\n```") == [
         "First one.",

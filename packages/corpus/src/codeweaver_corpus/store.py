@@ -47,7 +47,7 @@ _BM25_K1 = 1.2
 _BM25_B = 0.75
 _BM25_AVG_TERMS = 110.0
 _UPSERT_BATCH = 64
-LEXICAL_TERMS = "stem-1"
+LEXICAL_TERMS = "plurals-1"
 """How `lexical_terms` reads text. A document stored with terms read another way is ingested
 again: a query's terms would not meet its stored ones."""
 _IDENTIFIER_SPLIT = re.compile(r"[._]")
@@ -95,18 +95,18 @@ class IngestReport:
 def lexical_terms(text: str) -> list[str]:
     """Terms of the lexical signal: content words, dotted names also split into their parts.
 
-    Words are stemmed (`codeweaver_runtime.text.stem`) so "numbers" meets "number" and "sorting"
-    meets "sorted"; `os.path.join` stays whole and also yields `os`, `path` and `join`, so a
-    question naming only `join` still matches.
+    Plurals are folded (`codeweaver_runtime.text.stem`) so "numbers" meets "number"; verb
+    endings are not, which ranks the Python FAQ's answers better. `os.path.join` stays whole and
+    also yields `os`, `path` and `join`, so a question naming only `join` still matches.
     """
     terms: list[str] = []
     for word in words(text):
         if word in STOPWORDS or len(word) < 2:
             continue
-        terms.append(stem(word))
+        terms.append(stem(word, verbs=False))
         if "." in word or "_" in word:
             terms.extend(
-                stem(part)
+                stem(part, verbs=False)
                 for part in _IDENTIFIER_SPLIT.split(word)
                 if len(part) > 1 and part not in STOPWORDS
             )

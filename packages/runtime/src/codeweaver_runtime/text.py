@@ -236,7 +236,7 @@ _VOWEL = re.compile(r"[aeiouy]")
 _SIBILANT_PLURAL = ("sses", "xes", "zes", "ches", "shes")
 
 
-def stem(word: str) -> str:
+def stem(word: str, *, verbs: bool = True) -> str:
     """A light, deterministic stem of a lower-cased word: plural, -ing and -ed endings folded.
 
     "numbers" and "number", "copies", "copied" and "copy", "sorted", "sorting" and "sort",
@@ -244,6 +244,10 @@ def stem(word: str) -> str:
     stays in front of it, so "string" and "strings" both stay "string" and "using" stays whole;
     "class", "status" and "analysis" are not plurals. Words of four letters or fewer ("keys",
     "uses", "does"), numbers and identifiers ending in a digit or underscore stay as they are.
+
+    Args:
+        word: A lower-cased word.
+        verbs: Also fold -ing and -ed ("sorting", "sorted"); False folds plurals only.
     """
     if len(word) <= 4 or not word[-1].isalpha():
         return word
@@ -253,6 +257,8 @@ def stem(word: str) -> str:
         word = word[:-2]
     elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
         word = word[:-1]
+    if not verbs:
+        return word
     if word.endswith("ied") and len(word) > 4:
         word = word[:-3] + "y"
     else:

@@ -133,15 +133,6 @@ def ranked(items: Sequence[Evidence]) -> list[Evidence]:
     )
 
 
-def _coverage_key(word: str) -> str:
-    """What a question's word and the evidence's must share to count as covered: 6 letters.
-
-    Not `codeweaver_runtime.text.stem`: with it "call" is covered by "called", fewer questions
-    get a second round, and the answers evaluation answers one train question fewer.
-    """
-    return word[:6]
-
-
 def aspect_words(question: str) -> list[str]:
     """The question's content words that evidence should cover, in order, once each.
 
@@ -166,8 +157,10 @@ def judge(question: str, top: Sequence[Evidence], *, threshold: float) -> Suffic
     best = sorted((e.rerank_score or 0.0 for e in top), reverse=True)[:3]
     # MiniLM cosines of a question and a real answer sit between ~0.2 (unrelated) and ~0.7.
     relevance = min(1.0, max(0.0, (sum(best) / len(best) - 0.2) / 0.5))
-    seen = {_coverage_key(w) for e in top for w in words(evidence_text(e))}
-    missing = [a for a in aspects if _coverage_key(a) not in seen]
+    # Plurals only: with verb endings folded too ("call" covered by "called") fewer questions
+    # get the second round that finds their answer.
+    seen = {stem(w, verbs=False) for e in top for w in words(evidence_text(e))}
+    missing = [a for a in aspects if stem(a, verbs=False) not in seen]
     coverage = 1.0 - len(missing) / len(aspects) if aspects else 1.0
     score = round(0.5 * relevance + 0.5 * coverage, 4)
     return Sufficiency(

@@ -269,9 +269,9 @@ class DocsIndex:
 def stemmed_words(text: str) -> list[str]:
     """Content words, crudely stemmed (plural and verb endings), for comparing phrasings.
 
-    Not `codeweaver_runtime.text.stem`, whose folding ("spaces" and "space" meet) lifts phrase
-    matches the relevance floor was calibrated without: on the answers evaluation it answers
-    one more dev and one more train question, and answers one more train question wrongly.
+    Not `codeweaver_runtime.text.stem`: its folding ("spaces" and "space" meet, with or without
+    verb endings) lifts phrase matches the relevance floor was calibrated without, and the
+    answers evaluation then answers one more train question wrongly.
     """
     stems = []
     for word in content_words(text):
