@@ -152,6 +152,7 @@ async def test_code_without_a_question_searches_for_what_it_uses(
         "How do I use print() in Python?",
         "Why is x = 1 wrong here",
         "my_list.reverse() returns None, why",
+        "convert a string of bytes into an int (python)",
         "Traceback (most recent call last):\n  File \"a.py\", line 1\nKeyError: 'a'",
         "",
     ],

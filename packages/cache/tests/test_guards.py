@@ -3,11 +3,11 @@ from __future__ import annotations
 import pytest
 
 from codeweaver_cache.guards import (
+    canonical_stem,
     compare,
     converts_the_other_way,
     details,
     korean_word,
-    stem,
     swapped_words,
 )
 
@@ -285,8 +285,8 @@ def test_korean_words_are_read_without_particles_and_endings(
 
 
 def test_stems_fold_inflected_synonyms_together() -> None:
-    assert stem("removing") == stem("deleted") == stem("remove")
-    assert stem("creating") == stem("generate") == stem("make")
+    assert canonical_stem("removing") == canonical_stem("deleted") == canonical_stem("remove")
+    assert canonical_stem("creating") == canonical_stem("generate") == canonical_stem("make")
 
 
 @pytest.mark.parametrize(

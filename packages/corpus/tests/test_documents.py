@@ -8,7 +8,6 @@ from codeweaver_corpus.documents import (
     DocumentError,
     SourceDocument,
     chunk_document,
-    html_to_text,
     iter_documents,
     load_document,
 )
@@ -217,15 +216,11 @@ sorted(words, key=str.lower)
     assert doc.title == "Sorting HOW TO"
     assert "alert" not in doc.text
     assert "p{}" not in doc.text
-    assert "Use sorted() & friends." in doc.text
+    assert "Use `sorted()` & friends." in doc.text
     chunks = chunk_document(doc)
     key_chunk = next(c for c in chunks if c.section == "Key functions")
     assert "# a comment, not a heading\nsorted(words, key=str.lower)" in key_chunk.text
     assert "- first" in key_chunk.text
-
-
-def test_html_title_falls_back_to_h1() -> None:
-    assert html_to_text("<h1>Only <b>heading</b></h1><p>x</p>")[0] == "Only heading"
 
 
 def test_korean_document(tmp_path: Path) -> None:

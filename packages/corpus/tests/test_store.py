@@ -4,7 +4,7 @@ from collections.abc import AsyncIterator, Sequence
 
 import numpy as np
 import pytest
-from qdrant_client import AsyncQdrantClient
+from qdrant_client import AsyncQdrantClient, models
 
 from codeweaver_corpus.documents import SourceDocument
 from codeweaver_corpus.store import CorpusError, DocumentCorpus, query_vector
@@ -80,6 +80,26 @@ async def test_ingest_is_idempotent(client: AsyncQdrantClient) -> None:
     assert second.chunks_added == 0
     assert await corpus.count() == first.chunks_added
     assert await corpus.documents() == {d.doc_id: d.content_hash for d in (LISTS, DICTS, FILES)}
+
+
+async def test_documents_indexed_with_other_lexical_terms_are_ingested_again(
+    client: AsyncQdrantClient,
+) -> None:
+    corpus = _corpus(client)
+    await corpus.ingest([LISTS, DICTS])
+    # A chunk stored by a release whose lexical terms were read another way (or not recorded).
+    await client.set_payload(
+        corpus.collection,
+        payload={"lexical_terms": "older"},
+        points=models.Filter(
+            must=[models.FieldCondition(key="doc_id", match=models.MatchValue(value=LISTS.doc_id))]
+        ),
+    )
+    report = await corpus.ingest([LISTS, DICTS])
+    assert (report.updated, report.unchanged) == (1, 1)
+    assert (await corpus.ingest([LISTS, DICTS])).unchanged == 2
+    hits = await corpus.search("reversing lists", k=1, neighbours=False)
+    assert _local(hits[0]).doc_id == LISTS.doc_id
 
 
 async def test_changed_document_replaces_its_chunks(client: AsyncQdrantClient) -> None:

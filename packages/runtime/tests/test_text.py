@@ -8,8 +8,11 @@ from codeweaver_runtime.text import (
     content_words,
     detect_language,
     english_gloss,
+    html_to_text,
+    is_code_line,
     prose_only,
     split_sentences,
+    stem,
 )
 
 
@@ -26,6 +29,38 @@ def test_language_by_script() -> None:
 
 def test_identifiers_and_versions_stay_whole() -> None:
     assert content_words("Use os.path.join in Python 3.11") == ["os.path.join", "python", "3.11"]
+
+
+@pytest.mark.parametrize(
+    "forms",
+    [
+        ("numbers", "number"),
+        ("copies", "copied", "copy"),
+        ("sorted", "sorting", "sorts", "sort"),
+        ("removes", "removing", "removed", "remove"),
+        ("classes", "class"),
+        ("matches", "matched", "matching", "match"),
+        ("strings", "string"),
+        ("running", "run"),
+        ("processes", "processing", "process"),
+    ],
+)
+def test_stem_folds_plurals_and_verb_endings_together(forms: tuple[str, ...]) -> None:
+    assert len({stem(word) for word in forms}) == 1, [stem(word) for word in forms]
+
+
+@pytest.mark.parametrize(
+    "word", ["string", "thing", "using", "exceed", "status", "analysis", "keys", "3.11", "__init__"]
+)
+def test_stem_leaves_words_without_an_ending_whole(word: str) -> None:
+    assert stem(word) == word
+
+
+def test_stem_without_verbs_folds_plurals_only() -> None:
+    assert stem("numbers", verbs=False) == stem("number", verbs=False) == "number"
+    assert stem("boxes", verbs=False) == "box"
+    assert stem("sorting", verbs=False) == "sorting"
+    assert stem("sorted", verbs=False) == "sorted"
 
 
 def test_code_blocks_are_one_sentence() -> None:
@@ -112,3 +147,71 @@ async def test_a_question_without_code_is_never_a_review_by_resemblance() -> Non
 def test_prose_only_sets_code_and_traces_aside() -> None:
     text = "Why?\n```py\nx = 1\n```\n    indented()\nTraceback (most recent call last):\nok `a`"
     assert prose_only(text).split() == ["Why?", "ok", "code"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "for i in range(10):",
+        "    i += 1",
+        "i = 0",
+        "x=[1, 2]",
+        ">>> s.reverse()",
+        "import json",
+        "from os import path",
+        "data = json.loads(text)",
+        "os.path.join(a, b)",
+        "const ids = items.map(x => x.id);",
+        "function show(items) {",
+        "})",
+        "else:",
+        "# a comment",
+    ],
+)
+def test_code_lines_are_code(line: str) -> None:
+    assert is_code_line(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "How do I use print() in Python?",
+        "Why is x = 1 wrong here",
+        "What's the difference between a = b and a == b",
+        "convert a string of bytes into an int (python)",
+        "If I call the function twice it returns None",
+        "For example, the list below:",
+        "Return a new list with the items in reverse order (see sorted).",
+        "",
+    ],
+)
+def test_prose_and_questions_are_not_code(line: str) -> None:
+    assert not is_code_line(line)
+
+
+def test_html_keeps_code_fenced_and_inline() -> None:
+    html = (
+        "<p>Use <code>reversed()</code>:</p><pre class='lang-py'><code>for x in reversed(a):\n"
+        "    print(x)\n</code></pre><ul><li>one</li><li>two</li></ul>"
+        "<p><img src='x.png' alt='a  diagram'> &amp; done</p>"
+    )
+    page = html_to_text(html)
+    assert page.title is None
+    assert "Use `reversed()`:" in page.text
+    assert "```py\nfor x in reversed(a):\n    print(x)\n```" in page.text
+    assert "- one\n- two" in page.text
+    assert "[image: a diagram] & done" in page.text
+
+
+def test_html_page_title_headings_and_what_is_dropped() -> None:
+    html = """<html><head><title>Sorting
+    HOW TO</title><style>p{}</style></head><body><script>alert('x')</script>
+    <h2>Key <code>functions</code></h2><table><tr><th>a </th><td>b</td></tr>
+    <tr><td>c</td><td>d</td></tr></table></body></html>"""
+    title, text = html_to_text(html)
+    assert title == "Sorting HOW TO"
+    assert "alert" not in text
+    assert "p{}" not in text
+    assert "## Key `functions`" in text
+    assert "a | b\n\nc | d" in text
+    assert html_to_text("<h1>Only <b>heading</b></h1><p>x</p>").title == "Only heading"

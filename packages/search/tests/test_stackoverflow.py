@@ -4,7 +4,6 @@ import pytest
 
 from codeweaver_schema import Evidence, StackOverflowMeta
 from codeweaver_search.sources import SourceError, StackOverflowSource
-from codeweaver_search.sources.html import html_to_text
 
 from .replay import ReplayServer, Reply, fixture
 
@@ -171,17 +170,6 @@ async def test_circuit_opens_after_repeated_failures(server: ReplayServer) -> No
         with pytest.raises(SourceError):
             await ask(so)
     assert "circuit open" in (so.unavailable_reason() or "")
-
-
-def test_html_to_text_keeps_code_fenced() -> None:
-    html = (
-        "<p>Use <code>reversed()</code>:</p><pre class='lang-py'><code>for x in reversed(a):\n"
-        "    print(x)\n</code></pre><ul><li>one</li><li>two</li></ul>"
-    )
-    text = html_to_text(html)
-    assert "Use `reversed()`:" in text
-    assert "```py\nfor x in reversed(a):\n    print(x)\n```" in text
-    assert "- one\n- two" in text
 
 
 async def test_no_network_is_a_skip_not_a_failure() -> None:

@@ -18,6 +18,7 @@ from codeweaver_runtime.text import (
     collapse_whitespace,
     content_words,
     detect_language,
+    is_code_line,
     prose_only,
 )
 from codeweaver_schema import Analysis, QuestionType
@@ -86,16 +87,6 @@ _CODE_LANGUAGES = (
     ("Java", re.compile(r"\bpublic (static )?(void|class)\b|System\.out\.", re.M)),
     ("C", re.compile(r"^\s*#include\b", re.M)),
 )
-_CODE_LINE = re.compile(
-    r"^(def|class|import|from|for|while|if|elif|else|try|except|return|with|async|await|const|"
-    r"let|var|function|public|private|static|#include|package|fn|func)\b|[:;{}()\[\]]$|"
-    r"\s(=|==|\+=|-=|=>|:=)\s|^[\w.\[\]'\"]+\s*=\s*\S|^[\w.]+\(.*\)$|^[)}\]]"
-)
-_ASKS = re.compile(
-    r"(how|what|why|when|where|which|who|is|are|can|could|should|does|do|did|will|would|"
-    r"explain|show|tell|give|write|please|i|i'm|my|help|review)\b",
-    re.IGNORECASE,
-)
 _CALLED = re.compile(r"(?:(?<=\.)|\b)([A-Za-z_]\w*)\s*\(")
 _IMPORTED = re.compile(r"^\s*(?:import|from)\s+([\w.]+)", re.M)
 # Keywords and built-ins say nothing about what a snippet is for.
@@ -149,19 +140,12 @@ def trace_language(text: str) -> str | None:
     return None
 
 
-def _is_code_line(line: str) -> bool:
-    stripped = line.strip()
-    if _ASKS.match(stripped) or stripped.endswith(("?", "？")):
-        return False
-    return bool(_CODE_LINE.search(stripped))
-
-
 def is_code_only(text: str) -> bool:
     """Whether the message is code (fenced, indented or plain) with no question around it."""
     if not text.strip() or exception_line(text):
         return False
     lines = [line for line in prose_only(text).splitlines() if line.strip()]
-    return all(_is_code_line(line) for line in lines)
+    return all(is_code_line(line) for line in lines)
 
 
 def code_language(code: str) -> str | None:

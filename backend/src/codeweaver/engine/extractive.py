@@ -34,6 +34,7 @@ from codeweaver_runtime.text import (
     collapse_whitespace,
     content_words,
     english_gloss,
+    is_code_line,
     split_sentences,
 )
 from codeweaver_schema import Analysis, Answer, Citation, ErrorRecord, Evidence, LocalMeta
@@ -76,12 +77,6 @@ _FOOTNOTE = re.compile(r"\(\d+\)")
 _WORD = re.compile(r"[A-Za-z가-힣]{2,}")
 _VERSION_NOTE = re.compile(r"^(New in version|Changed in version|Deprecated since version)")
 _EXCEPTION_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\b")
-_CODE_START = re.compile(
-    r"^\s*(>>>|\.\.\.|import |from \S+ import|def |class |return\b|for .* in .*:|while .*:|"
-    r"if .*:|elif |else:|try:|except|with .*:|@\w+|#|//|\$ )"
-)
-_CODE_INSIDE = re.compile(r"\s(=|==|\+=|-=|!=|:=|->)\s|;\s*$|\w\[[^\]]*\]\s*=|^\s*\w+\(.*\)\s*$")
-
 OFFLINE_NOTE = {
     "en": "_Answered offline, without a language model: quoted from the sources cited._",
     "ko": "_언어 모델 없이 오프라인으로 답변했습니다. 아래 내용은 인용한 출처에서 그대로 "
@@ -199,18 +194,11 @@ def plain(text: str) -> str:
     )
 
 
-def _is_code_line(line: str) -> bool:
-    if _CODE_START.match(line) or _CODE_INSIDE.search(line):
-        return True
-    words = line.split()
-    return 0 < len(words) <= 4 and line.rstrip().endswith((")", "]", "}", ":"))
-
-
 def _looks_like_code(lines: list[str]) -> bool:
     # Indentation alone also marks definition lists and quotes in reST: code has code syntax on
     # most lines, and no line of it reads like a sentence.
-    coded = sum(_is_code_line(line) for line in lines)
-    prose = sum(len(line.split()) > 6 and not _is_code_line(line) for line in lines)
+    coded = sum(is_code_line(line) for line in lines)
+    prose = sum(len(line.split()) > 6 and not is_code_line(line) for line in lines)
     return coded / len(lines) >= 0.6 and prose == 0
 
 

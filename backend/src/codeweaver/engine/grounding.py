@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from codeweaver_runtime.text import content_words, words
+from codeweaver_runtime.text import content_words, stem, words
 from codeweaver_schema import Answer, Evidence, Grade
 
 _MARKER = re.compile(r"\[(\d{1,3})\]")
@@ -37,11 +37,9 @@ def _claims(text: str) -> list[tuple[str, list[int]]]:
 
 
 def stems(tokens: list[str]) -> set[str]:
-    """Five-letter stems of the tokens and of their identifier parts."""
-    # Identifiers count by their parts too (lst.reverse -> lst, reverse), and a five-letter
-    # prefix stands in for a stemmer: reverses, reversed and reversing all agree.
-    parts = {p for t in tokens for p in re.split(r"[._]", t) if p}
-    return {p[:5] for p in parts}
+    """Stems of the tokens' identifier parts: reverses, reversed and reversing all agree."""
+    # Identifiers count by their parts (lst.reverse -> lst, reverse).
+    return {stem(p) for t in tokens for p in re.split(r"[._]", t) if p}
 
 
 def _support(claim: str, sources: list[str]) -> float:

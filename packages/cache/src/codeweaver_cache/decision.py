@@ -26,7 +26,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from codeweaver_cache.guards import Comparison, compare, is_korean, stem, swapped_words
+from codeweaver_cache.guards import (
+    Comparison,
+    canonical_stem,
+    compare,
+    is_korean,
+    swapped_words,
+)
 from codeweaver_schema import Answer, CacheDecision
 
 WordVectors = Mapping[str, NDArray[np.float32]]
@@ -177,7 +183,7 @@ def paraphrases(a: str, b: str, vectors: WordVectors, min_similarity: float) -> 
 
     Korean words, which the embedding model cannot tell apart, count only through the lexicon.
     """
-    if stem(a) == stem(b):
+    if canonical_stem(a) == canonical_stem(b):
         return True
     if is_korean(a) or is_korean(b) or a not in vectors or b not in vectors:
         return False

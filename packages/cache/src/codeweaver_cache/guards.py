@@ -44,6 +44,7 @@ from codeweaver_cache.lexicon import (
     REVERSED_PIVOTS,
     SYNONYMS,
 )
+from codeweaver_runtime.text import stem
 
 _QUOTED = re.compile(
     r"`([^`]+)`"
@@ -152,37 +153,22 @@ class Comparison:
         return min(self.query_coverage, self.cached_coverage)
 
 
-def _strip(word: str) -> str:
-    """Plural, -ing and -ed endings folded."""
-    if len(word) > 4 and not word.isdigit():
-        if word.endswith("ies"):
-            word = word[:-3] + "y"
-        elif word.endswith("ing") and len(word) > 5:
-            word = word[:-3]
-        elif (word.endswith("ed") and len(word) > 4) or (word.endswith("es") and word[-3] in "sxz"):
-            word = word[:-2]
-        elif word.endswith("s") and not word.endswith("ss"):
-            word = word[:-1]
-        if len(word) > 3 and word.endswith("e"):
-            word = word[:-1]
-        if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "ls":
-            word = word[:-1]
-    return word
+_STEMMED_SYNONYMS = {stem(word): canonical for word, canonical in SYNONYMS.items()}
+"""Synonyms by their stem, so "removing" maps like "remove"."""
 
 
-_STRIPPED_SYNONYMS = {_strip(word): canonical for word, canonical in SYNONYMS.items()}
-"""Synonyms by their folded form, so "removing" folds like "remove"."""
+def canonical_stem(word: str) -> str:
+    """The stem (`codeweaver_runtime.text.stem`) of the word or of the lexicon's synonym for it.
 
-
-def stem(word: str) -> str:
-    """A light, deterministic stem: synonyms mapped, then plural, -ing and -ed endings folded."""
+    "removing", "deleted" and "remove" give one stem, so two phrasings of one operation agree.
+    """
     canonical = SYNONYMS.get(word)
     if canonical is None:
-        stripped = _strip(word)
-        canonical = SYNONYMS.get(stripped) or _STRIPPED_SYNONYMS.get(stripped)
+        stemmed = stem(word)
+        canonical = SYNONYMS.get(stemmed) or _STEMMED_SYNONYMS.get(stemmed)
         if canonical is None:
-            return stripped
-    return _strip(canonical)
+            return stemmed
+    return stem(canonical)
 
 
 def _cut(word: str, suffixes: tuple[str, ...]) -> str:
@@ -357,7 +343,7 @@ def details(question: str) -> Details:
         ):
             identifiers.add(low.removesuffix("()"))
 
-    stems = [stem(w) for w in lowered]
+    stems = [canonical_stem(w) for w in lowered]
     kinds = frozenset(s for s in stems if s in _KIND_STEMS)
     surface: dict[str, str] = {}
     for word, stemmed in zip(lowered, stems, strict=True):
@@ -574,8 +560,8 @@ def _substitution(q: Details, c: Details) -> tuple[list[str], list[str]] | None:
     slot_a = sorted({w for w in middle_a if w in q_words and w not in c_words})
     slot_b = sorted({w for w in middle_b if w in c_words and w not in q_words})
     # "time zone" and "timezone" are one word written two ways, not a substitution.
-    joined_a = stem("".join(w for w in middle_a if w not in FILLER))
-    joined_b = stem("".join(w for w in middle_b if w not in FILLER))
+    joined_a = canonical_stem("".join(w for w in middle_a if w not in FILLER))
+    joined_b = canonical_stem("".join(w for w in middle_b if w not in FILLER))
     if (
         around
         and slot_a
@@ -602,8 +588,8 @@ def is_korean(word: str) -> bool:
     return bool(_HANGUL.search(word))
 
 
-_OPERATION_STEMS = frozenset(stem(w) for w in OPERATIONS)
-_KIND_STEMS = frozenset(stem(w) for w in DATA_KINDS)
+_OPERATION_STEMS = frozenset(canonical_stem(w) for w in OPERATIONS)
+_KIND_STEMS = frozenset(canonical_stem(w) for w in DATA_KINDS)
 
 
 def converts_the_other_way(question: str, other: str) -> bool:

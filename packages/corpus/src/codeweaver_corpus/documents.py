@@ -15,11 +15,10 @@ import re
 import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import Literal
 
-from codeweaver_runtime.text import clean_text
+from codeweaver_runtime.text import clean_text, html_to_text
 from codeweaver_schema import stable_id
 
 logger = logging.getLogger(__name__)
@@ -707,95 +706,3 @@ def _split_prose(text: str, limit: int) -> list[str]:
     if current:
         parts.append(current)
     return parts
-
-
-# --- HTML ------------------------------------------------------------------------------------
-
-
-class _HtmlText(HTMLParser):
-    """HTML to Markdown-like text: headings become `#` lines and <pre> becomes fenced code."""
-
-    _BLOCK = frozenset(
-        {"p", "div", "section", "article", "main", "header", "footer", "br", "tr", "table",
-         "ul", "ol", "dl", "dt", "dd", "blockquote", "hr", "nav", "aside", "figure", "form"}
-    )  # fmt: skip
-    _SKIP = frozenset({"script", "style", "noscript", "template", "svg", "head"})
-    _HEADINGS: ClassVar[dict[str, int]] = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.title = ""
-        self.first_h1 = ""
-        self._skip_depth = 0
-        self._in_title = False
-        self._pre_depth = 0
-        self._heading: list[str] | None = None
-        self._heading_level = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "title":
-            self._in_title = True
-        if tag in self._SKIP:
-            self._skip_depth += 1
-        elif tag in self._HEADINGS:
-            self._heading = []
-            self._heading_level = self._HEADINGS[tag]
-        elif tag == "pre":
-            self._pre_depth += 1
-            if self._pre_depth == 1:
-                self.parts.append("\n\n```\n")
-        elif tag == "li":
-            self.parts.append("\n- ")
-        elif tag in ("td", "th"):
-            self.parts.append(" | ")
-        elif tag in self._BLOCK:
-            self.parts.append("\n\n" if tag != "br" else "\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "title":
-            self._in_title = False
-        if tag in self._SKIP:
-            self._skip_depth = max(0, self._skip_depth - 1)
-        elif tag in self._HEADINGS and self._heading is not None:
-            heading = " ".join("".join(self._heading).split())
-            if heading:
-                self.parts.append(f"\n\n{'#' * self._heading_level} {heading}\n\n")
-                if self._heading_level == 1 and not self.first_h1:
-                    self.first_h1 = heading
-            self._heading = None
-        elif tag == "pre" and self._pre_depth:
-            self._pre_depth -= 1
-            if self._pre_depth == 0:
-                self.parts.append("\n```\n\n")
-        elif tag in self._BLOCK:
-            self.parts.append("\n\n")
-
-    def handle_data(self, data: str) -> None:
-        if self._in_title:
-            self.title += data
-            return
-        if self._skip_depth:
-            return
-        if self._heading is not None:
-            self._heading.append(data)
-        elif self._pre_depth:
-            self.parts.append(data)
-        else:
-            self.parts.append(re.sub(r"\s+", " ", data))
-
-
-def html_to_text(html: str) -> tuple[str | None, str]:
-    """Convert HTML to Markdown-like text.
-
-    Returns:
-        The page title (the <title>, else the first <h1>, else None) and the text.
-    """
-    parser = _HtmlText()
-    parser.feed(html)
-    parser.close()
-    text = "".join(parser.parts)
-    text = "\n".join(line.rstrip() for line in text.split("\n"))
-    text = re.sub(r"\n{3,}", "\n\n", text).strip()
-    title = " ".join(parser.title.split()) or parser.first_h1 or None
-    return title, text

@@ -35,7 +35,7 @@ from qdrant_client import AsyncQdrantClient, models
 from codeweaver_corpus.documents import Chunk, SourceDocument, chunk_document
 from codeweaver_runtime.embeddings import Embedder, Vectors
 from codeweaver_runtime.qdrant import CollectionSpec, QdrantCollection
-from codeweaver_runtime.text import STOPWORDS, words
+from codeweaver_runtime.text import STOPWORDS, stem, words
 from codeweaver_schema import Evidence, LocalMeta, stable_id
 
 DENSE = "dense"
@@ -47,6 +47,9 @@ _BM25_K1 = 1.2
 _BM25_B = 0.75
 _BM25_AVG_TERMS = 110.0
 _UPSERT_BATCH = 64
+LEXICAL_TERMS = "plurals-1"
+"""How `lexical_terms` reads text. A document stored with terms read another way is ingested
+again: a query's terms would not meet its stored ones."""
 _IDENTIFIER_SPLIT = re.compile(r"[._]")
 # Queries of at most this many distinct terms are keyword searches.
 _KEYWORD_QUERY_TERMS = 4
@@ -92,29 +95,22 @@ class IngestReport:
 def lexical_terms(text: str) -> list[str]:
     """Terms of the lexical signal: content words, dotted names also split into their parts.
 
-    A plural `s` is dropped so "numbers" meets "number"; `os.path.join` stays whole and also
-    yields `os`, `path` and `join`, so a question naming only `join` still matches.
+    Plurals are folded (`codeweaver_runtime.text.stem`) so "numbers" meets "number"; verb
+    endings are not, which ranks the Python FAQ's answers better. `os.path.join` stays whole and
+    also yields `os`, `path` and `join`, so a question naming only `join` still matches.
     """
     terms: list[str] = []
     for word in words(text):
         if word in STOPWORDS or len(word) < 2:
             continue
-        terms.append(_stem(word))
+        terms.append(stem(word, verbs=False))
         if "." in word or "_" in word:
             terms.extend(
-                _stem(part)
+                stem(part, verbs=False)
                 for part in _IDENTIFIER_SPLIT.split(word)
                 if len(part) > 1 and part not in STOPWORDS
             )
     return terms
-
-
-def _stem(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 def _term_index(term: str) -> int:
@@ -294,12 +290,15 @@ class DocumentCorpus:
         }
 
     async def _stored_documents(self) -> dict[str, tuple[str, str, int]]:
-        """doc_id -> (content hash, embedding model, chunk count), read from each chunk 0."""
-        fields = ["doc_id", "content_hash", "embedding_model", "chunk_count"]
+        """doc_id -> (content hash, how it was indexed, chunk count), read from each chunk 0.
+
+        How it was indexed: the embedding model and the `LEXICAL_TERMS` of the chunks.
+        """
+        fields = ["doc_id", "content_hash", "embedding_model", "lexical_terms", "chunk_count"]
         return {
             str(p["doc_id"]): (
                 str(p["content_hash"]),
-                str(p.get("embedding_model", "")),
+                f"{p.get('embedding_model', '')} {p.get('lexical_terms', '')}",
                 int(p.get("chunk_count", 0)),
             )
             for p in await self._first_chunks(fields)
@@ -350,12 +349,13 @@ class DocumentCorpus:
         await self._stored.ensure()
         stored = await self._stored_documents()
         model_id = self._embedder.model_id
+        indexed_with = f"{model_id} {LEXICAL_TERMS}"
         unique = {doc.doc_id: doc for doc in docs}
         added = updated = unchanged = empty = removed = 0
         work: list[tuple[SourceDocument, list[Chunk], int]] = []
         for doc in unique.values():
             previous = stored.get(doc.doc_id)
-            if previous is not None and previous[:2] == (doc.content_hash, model_id):
+            if previous is not None and previous[:2] == (doc.content_hash, indexed_with):
                 unchanged += 1
                 continue
             chunks = chunk_document(
@@ -422,6 +422,7 @@ class DocumentCorpus:
                     "kind": doc.kind,
                     "text": chunk.text,
                     "embedding_model": model_id,
+                    "lexical_terms": LEXICAL_TERMS,
                 },
             )
             for chunk, vector, lexical in zip(chunks, vectors, sparse, strict=True)

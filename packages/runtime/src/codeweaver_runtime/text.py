@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import cache
+from html.parser import HTMLParser
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -231,6 +232,49 @@ def content_words(text: str) -> list[str]:
     return [w for w in words(text) if w not in STOPWORDS and len(w) > 1]
 
 
+_VOWEL = re.compile(r"[aeiouy]")
+_SIBILANT_PLURAL = ("sses", "xes", "zes", "ches", "shes")
+
+
+def stem(word: str, *, verbs: bool = True) -> str:
+    """A light, deterministic stem of a lower-cased word: plural, -ing and -ed endings folded.
+
+    "numbers" and "number", "copies", "copied" and "copy", "sorted", "sorting" and "sort",
+    "removes" and "remove", "classes" and "class" meet. An ending is cut only where a syllable
+    stays in front of it, so "string" and "strings" both stay "string" and "using" stays whole;
+    "class", "status" and "analysis" are not plurals. Words of four letters or fewer ("keys",
+    "uses", "does"), numbers and identifiers ending in a digit or underscore stay as they are.
+
+    Args:
+        word: A lower-cased word.
+        verbs: Also fold -ing and -ed ("sorting", "sorted"); False folds plurals only.
+    """
+    if len(word) <= 4 or not word[-1].isalpha():
+        return word
+    if word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif word.endswith(_SIBILANT_PLURAL):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if not verbs:
+        return word
+    if word.endswith("ied") and len(word) > 4:
+        word = word[:-3] + "y"
+    else:
+        for suffix in ("ing", "ed"):
+            rest = word.removesuffix(suffix)
+            # "exceed" is not "exce" + "ed", nor "string" "str" + "ing".
+            if rest != word and len(rest) >= 3 and _VOWEL.search(rest) and rest[-1] != "e":
+                word = rest
+                break
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "ls" and word[-1].isalpha():
+        word = word[:-1]
+    return word
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of prose; code blocks are kept whole as one 'sentence'."""
     parts: list[str] = []
@@ -320,6 +364,134 @@ def english_gloss(text: str) -> str:
     return " ".join(dict.fromkeys(t for t in terms if t not in STOPWORDS))
 
 
+# --- markup ----------------------------------------------------------------------------------
+
+
+class HtmlText(NamedTuple):
+    """An HTML page or fragment as Markdown-like text."""
+
+    title: str | None
+    """The <title>, else the first <h1>, else None."""
+    text: str
+
+
+def html_to_text(html: str) -> HtmlText:
+    """Markdown-like text of an HTML page or fragment (a web page, a Stack Overflow answer).
+
+    Headings become `#` lines, <pre> blocks fenced code (a `lang-py` class names the fence's
+    language), <code> inline code spans, list items `- ` lines and a table's rows lines of cells
+    separated by `|`; images are their alt text; scripts, styles and the <head> are dropped.
+    """
+    parser = _HtmlText()
+    parser.feed(html)
+    parser.close()
+    text = "".join(parser.parts)
+    text = "\n".join(line.rstrip() for line in text.split("\n"))
+    text = re.sub(r"\n{3,}", "\n\n", text).strip()
+    title = " ".join(parser.title.split()) or parser.first_h1 or None
+    return HtmlText(title, text)
+
+
+class _HtmlText(HTMLParser):
+    _BLOCK = frozenset(
+        {"p", "div", "section", "article", "main", "header", "footer", "br", "tr", "table",
+         "ul", "ol", "dl", "dt", "dd", "blockquote", "hr", "nav", "aside", "figure", "form"}
+    )  # fmt: skip
+    _SKIP = frozenset({"script", "style", "noscript", "template", "svg", "head"})
+    _HEADINGS: ClassVar[dict[str, int]] = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.title = ""
+        self.first_h1 = ""
+        self._skip_depth = 0
+        self._in_title = False
+        self._pre_depth = 0
+        self._pre_start = 0
+        self._cells = 0
+        self._heading: list[str] | None = None
+        self._heading_level = 0
+
+    def _inline(self, text: str) -> None:
+        (self._heading if self._heading is not None else self.parts).append(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "title":
+            self._in_title = True
+        if tag in self._SKIP:
+            self._skip_depth += 1
+        elif self._skip_depth:
+            return
+        elif tag in self._HEADINGS:
+            self._heading = []
+            self._heading_level = self._HEADINGS[tag]
+        elif tag == "pre":
+            self._pre_depth += 1
+            if self._pre_depth == 1:
+                self.parts.append(f"\n\n```{_fence_language(attrs)}\n")
+                self._pre_start = len(self.parts)
+        elif tag == "code" and not self._pre_depth:
+            self._inline("`")
+        elif tag == "img":
+            alt = " ".join((dict(attrs).get("alt") or "").split())
+            if alt:
+                self._inline(f"[image: {alt}]")
+        elif tag == "li":
+            self.parts.append("\n- ")
+        elif tag in ("td", "th"):
+            if self._cells:
+                self.parts[-1] = self.parts[-1].rstrip(" ")
+                self.parts.append(" | ")
+            self._cells += 1
+        elif tag in self._BLOCK:
+            self.parts.append("\n\n" if tag != "br" else "\n")
+            if tag == "tr":
+                self._cells = 0
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._in_title = False
+        if tag in self._SKIP:
+            self._skip_depth = max(0, self._skip_depth - 1)
+        elif self._skip_depth:
+            return
+        elif tag in self._HEADINGS and self._heading is not None:
+            heading = " ".join("".join(self._heading).split())
+            if heading:
+                self.parts.append(f"\n\n{'#' * self._heading_level} {heading}\n\n")
+                if self._heading_level == 1 and not self.first_h1:
+                    self.first_h1 = heading
+            self._heading = None
+        elif tag == "pre" and self._pre_depth:
+            self._pre_depth -= 1
+            if self._pre_depth == 0:
+                code = "".join(self.parts[self._pre_start :]).lstrip("\n").rstrip()
+                self.parts[self._pre_start :] = [code, "\n```\n\n"]
+        elif tag == "code" and not self._pre_depth:
+            self._inline("`")
+        elif tag in self._BLOCK and tag != "br":
+            self.parts.append("\n\n")
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title += data
+        elif self._skip_depth:
+            return
+        elif self._pre_depth:
+            self.parts.append(data)
+        else:
+            self._inline(re.sub(r"\s+", " ", data))
+
+
+def _fence_language(attrs: list[tuple[str, str | None]]) -> str:
+    """The language a <pre>'s `lang-` class names (Stack Overflow's `lang-py`), else ''."""
+    for name in (dict(attrs).get("class") or "").split():
+        if name.startswith("lang-") and name != "lang-none":
+            return name.removeprefix("lang-")
+    return ""
+
+
 # --- prose and intent ------------------------------------------------------------------------
 
 _CODE_FENCE = re.compile(r"```.*?(?:```|$)", re.DOTALL)
@@ -342,6 +514,38 @@ def prose_only(text: str) -> str:
         if not _TRACE_LINE.match(line) and not _INDENTED_CODE.match(line)
     ]
     return "\n".join(kept)
+
+
+_CODE_START = re.compile(
+    r"^(>>>|\.\.\.|import |from \S+ import|def |class |async def |await |return\b|"
+    r"for .* in .*:|while .*:|if .*:|elif |else:|try:|except|finally:|with .*:|@\w+|#|//|\$ |"
+    r"(?:const|let|var)\s+\w+\s*=|(?:public|private|static|function|func|fn)\b.*[({;]$|"
+    r"package [\w.]+;?$|[)}\]])"
+)
+_CODE_INSIDE = re.compile(
+    r"\s(=|==|\+=|-=|!=|:=|->|=>)\s|;$|\w\[[^\]]*\]\s*=|^[\w.]+\(.*\)$|^[\w.\[\]'\"]+\s*=\s*\S"
+)
+_ASKS = re.compile(
+    r"(how|what|why|when|where|which|who|is|are|can|could|should|does|do|did|will|would|"
+    r"explain|show|tell|give|write|please|i|i'm|my|help|review)(?:'[a-z]+)?\s+[^\W\d_]",
+    re.IGNORECASE,
+)
+
+
+def is_code_line(line: str) -> bool:
+    """Whether a line reads as code, not prose: code syntax at its start or inside it.
+
+    Statements (`def`, `for x in y:`, `import`, `>>>`, `const x =`), assignments, operators
+    between spaces, calls standing alone, a trailing `;`, and short lines (four words at most)
+    that end in a bracket or a colon are code; a line that asks ("How do I ...", "... ?") is
+    not, whatever code it mentions.
+    """
+    stripped = line.strip()
+    if not stripped or _ASKS.match(stripped) or stripped.endswith(("?", "？")):
+        return False
+    if _CODE_START.match(stripped) or _CODE_INSIDE.search(stripped):
+        return True
+    return len(stripped.split()) <= 4 and stripped.endswith((")", "]", "}", ":"))
 
 
 _DEBUGGING = re.compile(

@@ -19,6 +19,7 @@ from codeweaver_runtime.text import (
     detect_language,
     english_gloss,
     split_sentences,
+    stem,
     truncate,
     words,
 )
@@ -132,10 +133,6 @@ def ranked(items: Sequence[Evidence]) -> list[Evidence]:
     )
 
 
-def _stem(word: str) -> str:
-    return word[:6] if len(word) > 6 else word
-
-
 def aspect_words(question: str) -> list[str]:
     """The question's content words that evidence should cover, in order, once each.
 
@@ -160,8 +157,10 @@ def judge(question: str, top: Sequence[Evidence], *, threshold: float) -> Suffic
     best = sorted((e.rerank_score or 0.0 for e in top), reverse=True)[:3]
     # MiniLM cosines of a question and a real answer sit between ~0.2 (unrelated) and ~0.7.
     relevance = min(1.0, max(0.0, (sum(best) / len(best) - 0.2) / 0.5))
-    seen = {_stem(w) for e in top for w in words(evidence_text(e))}
-    missing = [a for a in aspects if _stem(a) not in seen]
+    # Plurals only: with verb endings folded too ("call" covered by "called") fewer questions
+    # get the second round that finds their answer.
+    seen = {stem(w, verbs=False) for e in top for w in words(evidence_text(e))}
+    missing = [a for a in aspects if stem(a, verbs=False) not in seen]
     coverage = 1.0 - len(missing) / len(aspects) if aspects else 1.0
     score = round(0.5 * relevance + 0.5 * coverage, 4)
     return Sufficiency(
@@ -230,13 +229,13 @@ def refine(
 
 def summarise(question: str, evidence: Evidence, *, max_chars: int = 400) -> str:
     """An extractive summary: the item's sentences (or code block) that best match the question."""
-    wanted = {_stem(w) for w in content_words(question)}
+    wanted = {stem(w) for w in content_words(question)}
     sentences = split_sentences(evidence.content)
     scored = []
     for index, sentence in enumerate(sentences):
         if addresses_assistant(sentence):
             continue
-        have = {_stem(w) for w in words(sentence)}
+        have = {stem(w) for w in words(sentence)}
         scored.append((-len(wanted & have), index, sentence))
     if not scored:
         return ""

@@ -271,7 +271,12 @@ class DocsIndex:
 
 
 def stemmed_words(text: str) -> list[str]:
-    """Content words, crudely stemmed (plural and verb endings), for comparing phrasings."""
+    """Content words, crudely stemmed (plural and verb endings), for comparing phrasings.
+
+    Not `codeweaver_runtime.text.stem`: its folding ("spaces" and "space" meet, with or without
+    verb endings) lifts phrase matches the relevance floor was calibrated without, and the
+    answers evaluation then answers one more train question wrongly.
+    """
     stems = []
     for word in content_words(text):
         for suffix in ("ing", "ed", "es", "s"):

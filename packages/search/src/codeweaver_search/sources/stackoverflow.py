@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from codeweaver_runtime.text import collapse_whitespace, truncate
+from codeweaver_runtime.text import collapse_whitespace, html_to_text, truncate
 from codeweaver_schema import Evidence, Intent, StackOverflowMeta, stable_id
 from codeweaver_search.sources.base import BackoffGate, CircuitBreaker
 from codeweaver_search.sources.errors import SourceError
@@ -198,20 +198,18 @@ def _to_evidence(
 
 
 def _answer_evidence(question: dict[str, Any], answer: dict[str, Any], rank: int) -> Evidence:
-    # BeautifulSoup loads only when an answer arrives, not with every graph that could search.
-    from codeweaver_search.sources.html import html_to_text
-
     answer_id = int(answer["answer_id"])
     owner = answer.get("owner") if isinstance(answer.get("owner"), dict) else {}
     author = owner.get("display_name") if isinstance(owner, dict) else None
-    title = html_to_text(str(question.get("title", ""))) or f"Question {question['question_id']}"
+    title = html_to_text(str(question.get("title", ""))).text
+    title = title or f"Question {question['question_id']}"
     score = int(answer.get("score") or 0)
     license_ = str(answer.get("content_license") or question.get("content_license") or "")
     return Evidence(
         id=stable_id("stackoverflow", str(answer_id)),
         source="stackoverflow",
         title=title,
-        content=html_to_text(str(answer.get("body", ""))),
+        content=html_to_text(str(answer.get("body", ""))).text,
         url=f"https://stackoverflow.com/a/{answer_id}",
         # Search rank, nudged by the community's verdict on the answer.
         score=round(
