@@ -13,7 +13,7 @@ the allowed ones, and model names (`model_name` metadata) must name a provider a
 Settings that reach a file, a process or a network address are not run settings at all: they
 are the operator's (`codeweaver_runtime.infrastructure`). A model name may carry its server's
 base URL (`provider:model@url`): accepted here, for the operator's environment and command
-line, and refused in a served client's context by `codeweaver.auth` unless the operator
+line, and refused in a served client's context by `codeweaver.server.auth` unless the operator
 configured exactly that name.
 """
 

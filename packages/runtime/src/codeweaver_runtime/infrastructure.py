@@ -6,7 +6,7 @@ the store's folder, the Qdrant URL or the embedding model could make the server 
 anywhere, call any address (server-side request forgery) or load files as a model. They come
 from the environment of the process (the operator's), are read when needed, and are the same for
 every run of that process. A client that sends one of `OPERATOR_SETTINGS` in a run's or an
-assistant's context is refused (`codeweaver.auth`).
+assistant's context is refused (`codeweaver.server.auth`).
 
 | variable | setting |
 |---|---|

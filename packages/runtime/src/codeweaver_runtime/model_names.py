@@ -7,7 +7,7 @@ is Gemini, and `google_genai:...@https://gateway.example/gemini` Gemini through 
 `offline` (or nothing) is the built-in engine.
 
 A base URL is an address, so a name that carries one is the operator's to give (the
-environment, the command line), never a served client's (`codeweaver.auth`).
+environment, the command line), never a served client's (`codeweaver.server.auth`).
 """
 
 from __future__ import annotations
