@@ -1,6 +1,6 @@
 import re
 
-from codeweaver.engine.extractive import code_blocks, extractive_answer, plain
+from codeweaver.engine.extractive import code_blocks, extractive_answer, plain, sentences_of
 from codeweaver.engine.grounding import check_grounding
 from codeweaver_runtime import Embedder
 from codeweaver_schema import Analysis, Answer, Citation, Evidence, LocalMeta, stable_id
@@ -40,6 +40,20 @@ LEARNING = Analysis(
 def test_plain_strips_roles_and_tables() -> None:
     text = "+----+----+\n| a | b |\n+----+----+\nUse :func:`reversed` and ``list.reverse``."
     assert plain(text) == "a — b\nUse `reversed` and `list.reverse`."
+
+
+def test_a_simple_table_row_reads_cell_by_cell() -> None:
+    assert plain("`'a'`   open for appending\nNext line.") == (
+        "\n`'a'` — open for appending\n\nNext line."
+    )
+    assert plain("    x = f(a,   b)") == "    x = f(a,   b)", "code keeps its spaces"
+
+
+def test_a_sentence_that_leans_on_the_one_before_is_quoted_with_it() -> None:
+    item = SEQ.model_copy(
+        update={"content": "*reverse* is a boolean value.  If set to True, the order flips."}
+    )
+    assert sentences_of(item) == ["*reverse* is a boolean value. If set to True, the order flips."]
 
 
 def test_code_blocks_find_doctests() -> None:

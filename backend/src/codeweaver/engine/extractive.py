@@ -36,6 +36,7 @@ from codeweaver_runtime.text import (
     english_gloss,
     is_code_line,
     split_sentences,
+    stem,
 )
 from codeweaver_schema import Analysis, Answer, Citation, ErrorRecord, Evidence, LocalMeta
 from codeweaver_schema.render import escape_markdown
@@ -68,13 +69,23 @@ LEAD_IN_WEIGHT = 1.0
 """How much the prose that introduces an example counts when choosing the example."""
 LEAD_IN_CHARS = 300
 MAX_EXAMPLE_LINES = 14
+UNEXPLAINED_WEIGHT = 0.3
+"""How much a sentence or example counts for the question's words the answer has not yet
+explained: "sort a list of dicts by a key" is answered by `sorted` and its first sentence as far
+as "sort" goes; the sentence about *key* is the one that says the rest."""
 
 _FENCED = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 _TABLE_BORDER = re.compile(r"^\s*[+|]?[-=+]{3,}[-=+|\s]*$")
+_SIMPLE_TABLE_ROW = re.compile(r"^(\S.*?\S) {3,}(\S.*)$")
 _ROLE = re.compile(r":[\w:.-]+:`~?([^`<]*?)(?:\s*<[^>]*>)?`")
 _DOUBLE_BACKTICK = re.compile(r"``([^`]+)``")
 _FOOTNOTE = re.compile(r"\(\d+\)")
 _WORD = re.compile(r"[A-Za-z가-힣]{2,}")
+_CONTINUES = re.compile(
+    r"^(?:This|These|That|Those|Such|Otherwise|However|Then|Here|If (?:set|so|not|omitted)"
+    r"|In (?:this|that|which|either) case)\b"
+)
+"""Openings of a sentence that leans on the one before it: quoted alone it misleads."""
 _VERSION_NOTE = re.compile(r"^(New in version|Changed in version|Deprecated since version)")
 _EXCEPTION_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\b")
 OFFLINE_NOTE = {
@@ -184,6 +195,12 @@ def plain(text: str) -> str:
         if table:
             out += _table_rows(table)
             table = []
+        row = _SIMPLE_TABLE_ROW.match(line)
+        if row and not is_code_line(line):
+            # A row of a simple table ("`'a'`   open for writing, appending ..."): its own
+            # statement, "cell — cell", not a run-on with the rows around it.
+            out += ["", f"{row.group(1)} — {re.sub(' {3,}', ' — ', row.group(2))}", ""]
+            continue
         out.append(line)
     out += _table_rows(table)
     # Fenced code stays as it is: its ``` must not read as a ``literal``.
@@ -248,9 +265,13 @@ def _prose(text: str) -> str:
 
 def sentences_of(evidence: Evidence) -> list[str]:
     """The quotable sentences of an item: prose, not code, version notes or injected orders."""
-    found = []
+    found: list[str] = []
     for sentence in split_sentences(_prose(plain(evidence.content))):
         flat = collapse_whitespace(sentence)
+        if found and _CONTINUES.match(flat) and len(f"{found[-1]} {flat}".split()) <= 80:
+            # "*reverse* is a boolean value. If set to True, ..." is one statement.
+            found[-1] = f"{found[-1]} {flat}"
+            continue
         if (
             len(_WORD.findall(flat)) >= 3
             and len(flat.split()) <= 80
@@ -329,24 +350,44 @@ def _direction_penalty(question: str, evidence: Evidence) -> float:
     return REVERSED_TASK_PENALTY if task and converts_the_other_way(question, task) else 0.0
 
 
-async def _rank_texts(basis: str, texts: list[str], embedder: Embedder | None) -> list[float]:
-    """Similarity of each text to the question: embedding cosine plus shared words."""
+def _stems(text: str) -> set[str]:
+    return {stem(word) for word in content_words(text)}
+
+
+async def _rank_texts(
+    basis: str, texts: list[str], embedder: Embedder | None, *, explained: str = ""
+) -> list[float]:
+    """Similarity of each text to the question: embedding cosine plus shared words.
+
+    Args:
+        basis: The question.
+        texts: What to rank.
+        embedder: Ranks by meaning; without it, by shared words alone.
+        explained: What the answer already says (the API's name, its first sentence): the
+            question's words it leaves unexplained count `UNEXPLAINED_WEIGHT` more.
+    """
     if not texts:
         return []
-    asked = set(content_words(basis))
-    overlap = [len(asked & set(content_words(t))) / max(len(asked), 1) for t in texts]
+    asked = _stems(basis)
+    unexplained = asked - _stems(explained) if explained else set()
+    found = [_stems(t) for t in texts]
+    overlap = [
+        0.25 * len(asked & words) / max(len(asked), 1)
+        + UNEXPLAINED_WEIGHT * len(unexplained & words) / max(len(unexplained), 1)
+        for words in found
+    ]
     if embedder is None:
         return overlap
     vectors = await embedder.embed([basis, *(t[:600] for t in texts)])
     sims = np.asarray(vectors[1:] @ vectors[0], dtype=np.float64)
-    return [float(s) + 0.25 * o for s, o in zip(sims, overlap, strict=True)]
+    return [float(s) + o for s, o in zip(sims, overlap, strict=True)]
 
 
 async def _best_sentences(
-    basis: str, sentences: list[str], embedder: Embedder | None, k: int
+    basis: str, sentences: list[str], embedder: Embedder | None, k: int, *, explained: str = ""
 ) -> list[str]:
     """The k sentences that match the question best, in their original order."""
-    scores = await _rank_texts(basis, sentences, embedder)
+    scores = await _rank_texts(basis, sentences, embedder, explained=explained)
     best = sorted(range(len(sentences)), key=lambda i: -scores[i])[:k]
     return [sentences[i] for i in sorted(best)]
 
@@ -382,7 +423,13 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
     mark = draft.cites.cite(item)
     sentences = [s for s in sentences_of(primary.model_copy(update={"content": description}))]
     lead = sentences[:1]
-    more = await _best_sentences(draft.basis, sentences[1:], draft.embedder, MAX_SENTENCES - 1)
+    more = await _best_sentences(
+        draft.basis,
+        sentences[1:],
+        draft.embedder,
+        MAX_SENTENCES - 1,
+        explained=" ".join([api.replace(".", " "), *lead]),
+    )
     out = [f"**{h['use']} `{api}`** {mark}", "", "```python", *signatures[:3], "```"]
     if lead or more:
         out += ["", " ".join([*lead, *more]) + f" {mark}"]
@@ -415,7 +462,12 @@ async def _example_for(draft: _Draft, item: int, api: str) -> tuple[int, str] | 
         return None
     in_entry = [c for c in candidates if c[0] == item]
     pool = [c for c in in_entry if _uses(c[1], form)] or in_entry or candidates
-    scores = await _rank_texts(f"{draft.basis} {api}", [b for _, b in pool], draft.embedder)
+    scores = await _rank_texts(
+        f"{draft.basis} {api}",
+        [b for _, b in pool],
+        draft.embedder,
+        explained=api.replace(".", " "),
+    )
     # An entry's examples follow the sentence they illustrate ("If sep is not given, runs of
     # whitespace are one separator ... For example:"): the prose before a block says what it shows.
     lead_ins = [_lead_in(draft.evidence[i].content, block) for i, block in pool]
@@ -479,14 +531,14 @@ async def _compose_passage(draft: _Draft, item: int) -> list[str]:
     chosen = evidence[item]
     mark = draft.cites.cite(item)
     sentences = await _best_sentences(
-        draft.basis, sentences_of(chosen), draft.embedder, MAX_SENTENCES
+        draft.basis, sentences_of(chosen), draft.embedder, MAX_SENTENCES, explained=chosen.title
     )
     out = [f"**{h['from']}:** {_title(chosen)} {mark}"]
     if sentences:
         out += ["", *(f"> {s} {mark}" for s in sentences)]
     blocks = [b for b in code_blocks(chosen.content) if not addresses_assistant(b)]
     if blocks:
-        scores = await _rank_texts(draft.basis, blocks, draft.embedder)
+        scores = await _rank_texts(draft.basis, blocks, draft.embedder, explained=chosen.title)
         block = blocks[max(range(len(blocks)), key=lambda i: scores[i])]
         out += ["", f"**{h['example']}** {mark}", "```python", _example(block), "```"]
     return out
