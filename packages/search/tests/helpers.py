@@ -1,4 +1,4 @@
-"""Fakes shared by the search tests: an embedder, evidence and sources."""
+"""Fakes shared by the search tests: evidence, sources, and web sources asking a replay server."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from codeweaver_schema import (
     DocsMeta,
@@ -17,7 +18,9 @@ from codeweaver_schema import (
     StackOverflowMeta,
     stable_id,
 )
-from codeweaver_search.sources import SourceError
+from codeweaver_search.sources import Source, SourceError
+
+from .replay import ReplayServer
 
 
 def make_evidence(source: SourceName, key: str, content: str, *, title: str = "") -> Evidence:
@@ -79,3 +82,24 @@ class FakeSource:
 
 def fixed(*items: Evidence) -> Responder:
     return lambda _query, _limit: list(items)
+
+
+WebSource = TypeVar("WebSource", bound=Source)
+
+
+@dataclass(frozen=True)
+class Replayed(Generic[WebSource]):
+    """How the tests of one web source ask it: against the replay server, a question of its kind."""
+
+    make: Callable[..., WebSource]
+    question: str
+    intent: Intent
+
+    def source(self, server: ReplayServer, timeout_s: float = 2.0) -> WebSource:
+        """The source, sending its requests to `server` instead of its API."""
+        return self.make(base_url=server.url, timeout_s=timeout_s)
+
+    async def ask(self, source: WebSource, query: str | None = None) -> list[Evidence]:
+        """At most five results for `query` (default: the question), asked in English."""
+        asked = self.question if query is None else query
+        return await source.search(asked, intent=self.intent, language="en", limit=5)

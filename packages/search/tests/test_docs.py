@@ -3,15 +3,18 @@ from typing import Any
 
 import pytest
 
-from codeweaver_schema import DocsMeta, Evidence
+from codeweaver_schema import DocsMeta
 from codeweaver_search.sources import SourceError, TavilyDocsSource
 from codeweaver_search.sources.doc_domains import docs_domains, github_language
 from codeweaver_search.sources.docs import MAX_QUERY_CHARS
 
+from .helpers import Replayed
 from .replay import ReplayServer, Reply, fixture
 
 DUMMY = fixture("tavily", "tavily_python_test_dummy_response.json")
 OPENAPI = fixture("tavily", "search_openapi_example.json")
+DOCS = Replayed(TavilyDocsSource, question="How do I reverse a list in Python?", intent="learning")
+source, ask = DOCS.source, DOCS.ask
 
 
 @pytest.fixture(autouse=True)
@@ -23,21 +26,6 @@ def on_python_docs(response: dict[str, Any]) -> dict[str, Any]:
     body = copy.deepcopy({k: v for k, v in response.items() if not k.startswith("_")})
     body["results"][0]["url"] = "https://docs.python.org/3/library/functions.html#reversed"
     return body
-
-
-def source(server: ReplayServer, timeout_s: float = 2.0) -> TavilyDocsSource:
-    return TavilyDocsSource(base_url=server.url, timeout_s=timeout_s)
-
-
-async def ask(
-    docs: TavilyDocsSource, query: str = "How do I reverse a list in Python?"
-) -> list[Evidence]:
-    return await docs.search(query, intent="learning", language="en", limit=5)
-
-
-def test_without_key_it_is_skipped_with_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("TAVILY_API_KEY")
-    assert "TAVILY_API_KEY" in (TavilyDocsSource().unavailable_reason() or "")
 
 
 async def test_success_restricted_to_official_domains(server: ReplayServer) -> None:

@@ -2,36 +2,26 @@ import time
 
 import pytest
 
-from codeweaver_schema import Evidence, GitHubMeta
+from codeweaver_schema import GitHubMeta
 from codeweaver_search.sources import GitHubCodeSource, SourceError
 from codeweaver_search.sources.base import RateLimiter
 from codeweaver_search.sources.github import MAX_QUERY_CHARS, TEXT_MATCH, code_query
 
+from .helpers import Replayed
 from .replay import ReplayServer, Reply, fixture
 
 HIGHLIGHTED = fixture("github", "Search.testSearchHighlightingCode.0.json")["body"]
 OLD_SHAPE = fixture("github", "Search.testSearchCode.0.json")["body"]
 OPENAPI = fixture("github", "openapi_search_code_example.json")["example"]
+GITHUB = Replayed(
+    GitHubCodeSource, question="mock record_replay toto in python", intent="code_review"
+)
+source, ask = GITHUB.source, GITHUB.ask
 
 
 @pytest.fixture(autouse=True)
 def token(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GITHUB_TOKEN", "ghp_test")
-
-
-def source(server: ReplayServer, timeout_s: float = 2.0) -> GitHubCodeSource:
-    return GitHubCodeSource(base_url=server.url, timeout_s=timeout_s)
-
-
-async def ask(
-    gh: GitHubCodeSource, query: str = "mock record_replay toto in python"
-) -> list[Evidence]:
-    return await gh.search(query, intent="code_review", language="en", limit=5)
-
-
-def test_without_token_it_is_skipped_with_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("GITHUB_TOKEN")
-    assert "GITHUB_TOKEN" in (GitHubCodeSource().unavailable_reason() or "")
 
 
 async def test_text_matches_become_fragments(server: ReplayServer) -> None:

@@ -2,24 +2,26 @@ import time
 
 import pytest
 
-from codeweaver_schema import Evidence, StackOverflowMeta
+from codeweaver_schema import StackOverflowMeta
 from codeweaver_search.sources import SourceError, StackOverflowSource
 
+from .helpers import Replayed
 from .replay import ReplayServer, Reply, fixture
 
 QUESTIONS = fixture("stackexchange", "questions_11227809_withbody.json")
 ANSWERS = fixture("stackexchange", "answers_11227902_withbody.json")
 SEARCH_2016 = fixture("stackexchange", "search_advanced_default_filter_gaea_2016.json")
+STACKOVERFLOW = Replayed(
+    StackOverflowSource, question="why is a sorted array faster", intent="debugging"
+)
+source, ask = STACKOVERFLOW.source, STACKOVERFLOW.ask
 
 
-def source(server: ReplayServer, timeout_s: float = 2.0) -> StackOverflowSource:
-    return StackOverflowSource(base_url=server.url, timeout_s=timeout_s)
-
-
-async def ask(
-    so: StackOverflowSource, query: str = "why is a sorted array faster"
-) -> list[Evidence]:
-    return await so.search(query, intent="debugging", language="en", limit=5)
+def throttled(seconds: int) -> Reply:
+    """Stack Exchange's reply to too many requests: no more for `seconds`."""
+    message = f"too many requests from this IP, more requests available in {seconds} seconds"
+    body = {"error_id": 502, "error_name": "throttle_violation", "error_message": message}
+    return Reply(400, body)
 
 
 async def test_search_then_answers_with_bodies(
@@ -90,12 +92,7 @@ async def test_internal_error_is_retryable(server: ReplayServer) -> None:
 
 
 async def test_throttle_violation_is_rate_limited_with_its_wait(server: ReplayServer) -> None:
-    body = {
-        "error_id": 502,
-        "error_name": "throttle_violation",
-        "error_message": "too many requests from this IP, more requests available in 1 seconds",
-    }
-    server.route("GET", "/search/advanced", Reply(400, body))
+    server.route("GET", "/search/advanced", throttled(1))
     so = source(server)
     asked = time.monotonic()
     with pytest.raises(SourceError) as caught:
@@ -205,12 +202,7 @@ async def test_a_throttle_of_hours_is_the_daily_quota(
     server: ReplayServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("STACKEXCHANGE_KEY", "se-key")
-    body = {
-        "error_id": 502,
-        "error_name": "throttle_violation",
-        "error_message": "too many requests from this IP, more requests available in 82216 seconds",
-    }
-    server.route("GET", "/search/advanced", Reply(400, body))
+    server.route("GET", "/search/advanced", throttled(82216))
     so = source(server)
     with pytest.raises(SourceError) as caught:
         await ask(so)
@@ -227,12 +219,7 @@ async def test_a_throttle_of_hours_is_the_daily_quota(
 async def test_a_short_throttle_does_not_make_the_source_unavailable(
     server: ReplayServer,
 ) -> None:
-    body = {
-        "error_id": 502,
-        "error_name": "throttle_violation",
-        "error_message": "too many requests from this IP, more requests available in 1 seconds",
-    }
-    server.route("GET", "/search/advanced", Reply(400, body))
+    server.route("GET", "/search/advanced", throttled(1))
     so = source(server)
     with pytest.raises(SourceError):
         await ask(so)
