@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+import pytest
+
 from codeweaver_schema import (
     DocsMeta,
     Evidence,
@@ -18,7 +20,13 @@ from codeweaver_schema import (
     StackOverflowMeta,
     stable_id,
 )
-from codeweaver_search.sources import Source, SourceError
+from codeweaver_search.sources import (
+    GitHubCodeSource,
+    Source,
+    SourceError,
+    StackOverflowSource,
+    TavilyDocsSource,
+)
 
 from .replay import ReplayServer
 
@@ -94,6 +102,9 @@ class Replayed(Generic[WebSource]):
     make: Callable[..., WebSource]
     question: str
     intent: Intent
+    method: str
+    path: str
+    """The request of a search (the first, when a search makes two)."""
 
     def source(self, server: ReplayServer, timeout_s: float = 2.0) -> WebSource:
         """The source, sending its requests to `server` instead of its API."""
@@ -103,3 +114,20 @@ class Replayed(Generic[WebSource]):
         """At most five results for `query` (default: the question), asked in English."""
         asked = self.question if query is None else query
         return await source.search(asked, intent=self.intent, language="en", limit=5)
+
+    async def refusal(self, source: WebSource, query: str | None = None) -> SourceError:
+        """The error asking `source` raises; the test fails when it raises none."""
+        with pytest.raises(SourceError) as caught:
+            await self.ask(source, query)
+        return caught.value
+
+
+DOCS = Replayed(
+    TavilyDocsSource, "How do I reverse a list in Python?", "learning", "POST", "/search"
+)
+GITHUB = Replayed(
+    GitHubCodeSource, "mock record_replay toto in python", "code_review", "GET", "/search/code"
+)
+STACKOVERFLOW = Replayed(
+    StackOverflowSource, "why is a sorted array faster", "debugging", "GET", "/search/advanced"
+)
