@@ -18,6 +18,7 @@ from codeweaver_corpus.pydocs.index import DocHit, DocsIndex, read_index
 from codeweaver_corpus.pydocs.reference import evidence_of
 from codeweaver_runtime import Embedder
 from codeweaver_schema import Analysis, ErrorRecord, Evidence, Intent
+from tests.turns import cacheable
 
 
 @pytest.fixture(scope="module")
@@ -31,13 +32,7 @@ def unit(index: DocsIndex, name: str, score: float, task: str | None = None) -> 
 
 
 def analysis(question: str, intent: Intent = "learning", language: str = "en") -> Analysis:
-    return Analysis(
-        question_type="independent",
-        should_cache=True,
-        standalone_question=question,
-        intent=intent,
-        language=language,
-    )
+    return cacheable(question, question_type="independent", intent=intent, language=language)
 
 
 async def test_an_api_answer_leads_with_the_api_as_code(
