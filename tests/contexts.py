@@ -3,11 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
 from typing import Any, TypeVar
+
+from hypothesis import strategies as st
 
 from codeweaver_runtime import ContextError
 
 C = TypeVar("C")
+
+
+def client_settings(
+    context: type, values: st.SearchStrategy[Any], *, max_size: int | None = None
+) -> st.SearchStrategy[dict[str, Any]]:
+    """Whatever a client may send as a run context.
+
+    Any of `context`'s fields, set to a JSON scalar of any kind (NaN and infinities too) or to
+    one of `values`.
+    """
+    scalars = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=-(10**15), max_value=10**15),
+        st.floats(allow_nan=True, allow_infinity=True),
+    )
+    names = st.sampled_from([f.name for f in fields(context)])
+    return st.dictionaries(names, scalars | values, max_size=max_size)
 
 
 def sane_or_refused(make: Callable[..., C], values: dict[str, Any]) -> C | None:
