@@ -13,17 +13,11 @@ from codeweaver.engine.extractive import (
     offline_note,
 )
 from codeweaver.engine.grounding import check_grounding
-from codeweaver_corpus.pydocs import PACKAGED_INDEX
-from codeweaver_corpus.pydocs.index import DocHit, DocsIndex, read_index
+from codeweaver_corpus.pydocs.index import DocHit, DocsIndex
 from codeweaver_corpus.pydocs.reference import evidence_of
 from codeweaver_runtime import Embedder
 from codeweaver_schema import Analysis, Answer, ErrorRecord, Evidence, Intent
 from tests.turns import cacheable
-
-
-@pytest.fixture(scope="module")
-def index() -> DocsIndex:
-    return read_index(PACKAGED_INDEX)
 
 
 def unit(index: DocsIndex, name: str, score: float, task: str | None = None) -> Evidence:
