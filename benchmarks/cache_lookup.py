@@ -16,9 +16,9 @@ import random
 import statistics
 import time
 
-from codeweaver_cache import HitRule, SemanticCache
+from codeweaver.bench.measure import fill_cache, lookup_latencies_ms, reworded
+from codeweaver_cache import SemanticCache
 from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder, open_qdrant
-from codeweaver_schema import Answer
 
 TASKS = [
     "sort",
@@ -70,24 +70,10 @@ async def bench(size: int, queries: int) -> tuple[float, float, float]:
     scope = cache.scope("bench")
     entries = questions(size, seed=1)
     started = time.perf_counter()
-    for start in range(0, size, 1000):
-        batch = entries[start : start + 1000]
-        await cache.put_many(
-            [(q, Answer(text=f"answer {start + i}", grounded=True)) for i, q in enumerate(batch)],
-            scope,
-            ttl_s=3600,
-        )
+    await fill_cache(cache, scope, entries, batch=1000)
     build_s = time.perf_counter() - started
-    probes = [
-        q.replace("How do I", "What is the best way to") for q in random.sample(entries, queries)
-    ]
-    rule = HitRule()
-    latencies = []
-    for probe in probes:
-        started = time.perf_counter()
-        await cache.lookup(probe, scope, rule)
-        latencies.append((time.perf_counter() - started) * 1000)
-    latencies.sort()
+    probes = [reworded(q) for q in random.sample(entries, queries)]
+    latencies = sorted(await lookup_latencies_ms(cache, scope, probes))
     return statistics.median(latencies), latencies[int(0.95 * len(latencies)) - 1], build_s
 
 

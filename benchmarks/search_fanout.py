@@ -14,13 +14,13 @@ import json
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
+from codeweaver.bench.fakes import FakeSource
 from codeweaver_runtime import StaticChatModels
-from codeweaver_schema import DocsMeta, Evidence, Intent, SourceName, stable_id
+from codeweaver_schema import SourceName
 from codeweaver_search import SearchContext, build_search_graph
 from codeweaver_search.sources import Source
 
@@ -43,34 +43,9 @@ class ConstantEmbedder:
         return self.embed_sync(texts)
 
 
-@dataclass
-class SleepySource:
-    name: SourceName
-    latency_s: float
-
-    def unavailable_reason(self) -> str | None:
-        return None
-
-    async def search(
-        self, query: str, *, intent: Intent, language: str, limit: int
-    ) -> list[Evidence]:
-        await asyncio.sleep(self.latency_s)
-        return [
-            Evidence(
-                id=stable_id(self.name, query, str(i)),
-                source=self.name,
-                title=f"{self.name} result {i}",
-                content=f"Result {i} about {query}.",
-                url=f"https://docs.python.org/3/{self.name}/{i}",
-                meta=DocsMeta(domain="docs.python.org"),
-            )
-            for i in range(limit)
-        ]
-
-
 async def main(runs: int, as_json: bool) -> None:
     sources: dict[SourceName, Source] = {
-        name: SleepySource(name, latency) for name, latency in LATENCIES.items()
+        name: FakeSource(name, latency) for name, latency in LATENCIES.items()
     }
     context = SearchContext(chat_model="offline", search_max_iterations=1)
     slowest = max(LATENCIES.values())

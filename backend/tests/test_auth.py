@@ -19,7 +19,6 @@ from langgraph_sdk import Auth
 from typer.testing import CliRunner
 from typing_extensions import TypedDict
 
-from backend.tests.turns import QUESTION, cacheable, grounded
 from codeweaver.cli.main import _auth_summary, app
 from codeweaver.context import Context
 from codeweaver.server import auth as server_auth
@@ -52,6 +51,7 @@ from codeweaver_runtime import (
 )
 from codeweaver_search import SearchContext
 from codeweaver_search.nodes import search_context
+from tests.turns import QUESTION, cacheable, grounded
 
 ALICE = "alice-token-0123456789"
 BOB = "bob-token-0123456789ab"

@@ -3,7 +3,6 @@ server refuses the operator's settings and meaningless values before anything ru
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any
 
 import pytest
@@ -16,12 +15,9 @@ from codeweaver.server.auth import check_run_settings
 from codeweaver.workflows.orchestration.nodes.answering import out_of_time
 from codeweaver_runtime import ContextError
 from codeweaver_search import MAX_ROUNDS
+from tests.contexts import client_settings, sane_or_refused
 
-_ANY = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(10**15), max_value=10**15),
-    st.floats(allow_nan=True, allow_infinity=True),
+_SENT = st.one_of(
     st.text(max_size=40),
     st.sampled_from(["3", "0.5", "-1", "yes", "no", "true", "local,docs", "bing", "lots", ""]),
     st.lists(st.sampled_from(["local", "docs", "github", "stackoverflow", "bing", ""])),
@@ -29,16 +25,10 @@ _ANY = st.one_of(
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.dictionaries(st.sampled_from([f.name for f in fields(Context)]), _ANY, max_size=6))
+@given(client_settings(Context, _SENT, max_size=6))
 def test_every_context_is_sane_or_refused_clearly(values: dict[str, Any]) -> None:
-    try:
-        context = Context(**values)
-    except ContextError as exc:
-        refusal = str(exc)
-    else:
-        refusal = ""
-    if refusal:
-        assert refusal.startswith("run context: ")
+    context = sane_or_refused(Context, values)
+    if context is None:
         return
     assert isinstance(context.cache_enabled, bool)
     assert isinstance(context.search_intent_policy, bool)

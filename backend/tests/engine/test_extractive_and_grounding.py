@@ -3,7 +3,8 @@ import re
 from codeweaver.engine.extractive import code_blocks, extractive_answer, plain, sentences_of
 from codeweaver.engine.grounding import check_grounding
 from codeweaver_runtime import Embedder
-from codeweaver_schema import Analysis, Answer, Citation, Evidence, LocalMeta, stable_id
+from codeweaver_schema import Answer, Citation, Evidence, LocalMeta, stable_id
+from tests.turns import cacheable
 
 SEQ = Evidence(
     id=stable_id("local", "seq", "0"),
@@ -28,13 +29,7 @@ SLICE = Evidence(
     score=0.7,
     meta=LocalMeta(doc_id="slice", file="reference/expressions.rst", section="Slicings"),
 )
-LEARNING = Analysis(
-    question_type="independent",
-    should_cache=True,
-    standalone_question="How do I reverse a list in Python?",
-    intent="learning",
-    language="en",
-)
+LEARNING = cacheable(question_type="independent")
 
 
 def test_plain_strips_roles_and_tables() -> None:

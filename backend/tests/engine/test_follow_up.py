@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from codeweaver.engine.follow_up import follow_up_answer
-from codeweaver_corpus.pydocs import PACKAGED_INDEX
-from codeweaver_corpus.pydocs.index import DocHit, DocsIndex, read_index
+from codeweaver_corpus.pydocs.index import DocHit, DocsIndex
 from codeweaver_corpus.pydocs.reference import evidence_of
 from codeweaver_schema import Citation
-
-
-@pytest.fixture(scope="module")
-def index() -> DocsIndex:
-    return read_index(PACKAGED_INDEX)
 
 
 def cited(index: DocsIndex, name: str, n: int = 1) -> Citation:

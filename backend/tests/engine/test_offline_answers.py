@@ -13,16 +13,11 @@ from codeweaver.engine.extractive import (
     offline_note,
 )
 from codeweaver.engine.grounding import check_grounding
-from codeweaver_corpus.pydocs import PACKAGED_INDEX
-from codeweaver_corpus.pydocs.index import DocHit, DocsIndex, read_index
+from codeweaver_corpus.pydocs.index import DocHit, DocsIndex
 from codeweaver_corpus.pydocs.reference import evidence_of
 from codeweaver_runtime import Embedder
-from codeweaver_schema import Analysis, ErrorRecord, Evidence, Intent
-
-
-@pytest.fixture(scope="module")
-def index() -> DocsIndex:
-    return read_index(PACKAGED_INDEX)
+from codeweaver_schema import Analysis, Answer, ErrorRecord, Evidence, Intent
+from tests.turns import cacheable
 
 
 def unit(index: DocsIndex, name: str, score: float, task: str | None = None) -> Evidence:
@@ -31,12 +26,20 @@ def unit(index: DocsIndex, name: str, score: float, task: str | None = None) -> 
 
 
 def analysis(question: str, intent: Intent = "learning", language: str = "en") -> Analysis:
-    return Analysis(
-        question_type="independent",
-        should_cache=True,
-        standalone_question=question,
-        intent=intent,
-        language=language,
+    return cacheable(question, question_type="independent", intent=intent, language=language)
+
+
+async def answer_to(
+    question: str,
+    evidence: list[Evidence],
+    embedder: Embedder,
+    *,
+    language: str = "en",
+    errors: list[ErrorRecord] | None = None,
+) -> Answer:
+    """The offline answer to a how-to `question` from `evidence`."""
+    return await extractive_answer(
+        question, analysis(question, language=language), evidence, embedder, errors=errors
     )
 
 
@@ -45,7 +48,7 @@ async def test_an_api_answer_leads_with_the_api_as_code(
 ) -> None:
     question = "How do I remove whitespace from both ends of a string?"
     evidence = [unit(index, "str.strip", 0.9), unit(index, "str.split", 0.6)]
-    answer = await extractive_answer(question, analysis(question), evidence, embedder)
+    answer = await answer_to(question, evidence, embedder)
     assert answer.text.splitlines()[2] == "**Use `str.strip`** [1]"
     assert "```python\nstr.strip([chars])\n```" in answer.text
     assert "Return a copy of the string with the leading and trailing characters removed." in (
@@ -63,7 +66,7 @@ async def test_a_close_second_api_is_offered_and_explained(
 ) -> None:
     question = "How do I delete a file?"
     evidence = [unit(index, "os.remove", 0.9), unit(index, "pathlib.Path.unlink", 0.88)]
-    answer = await extractive_answer(question, analysis(question), evidence, embedder)
+    answer = await answer_to(question, evidence, embedder)
     assert "**Also:** `Path.unlink(missing_ok=False)` — Remove this file or symbolic link." in (
         answer.text
     )
@@ -81,7 +84,7 @@ async def test_apis_needed_together_are_offered_up_to_the_limit_and_margin(
         unit(index, "str.join", 0.78),
         unit(index, "list", 0.60),
     ]
-    answer = await extractive_answer(question, analysis(question), evidence, embedder)
+    answer = await answer_to(question, evidence, embedder)
     assert answer.text.splitlines()[2] == "**Use `str.split`** [1]"
     also = [line for line in answer.text.splitlines() if line.startswith("**Also:**")]
     # Within ALTERNATIVE_MARGIN of the first and at most MAX_ALTERNATIVES of them, in order.
@@ -99,12 +102,12 @@ async def test_a_task_that_converts_the_other_way_does_not_decide_the_answer(
         unit(index, "bytes.decode", 1.09, task="convert a byte string to a unicode string"),
         unit(index, "str.encode", 1.02, task="convert a unicode string to bytes"),
     ]
-    answer = await extractive_answer(question, analysis(question), evidence, embedder)
+    answer = await answer_to(question, evidence, embedder)
     assert answer.text.splitlines()[2] == "**Use `str.encode`** [1]"
     assert "bytes.decode" not in answer.text, "nor is it offered as an alternative"
     # Without a direction in the question, the order of the evidence stands.
     asked = "What does bytes.decode do with errors?"
-    plain = await extractive_answer(asked, analysis(asked), evidence, embedder)
+    plain = await answer_to(asked, evidence, embedder)
     assert plain.text.splitlines()[2] == "**Use `bytes.decode`** [1]"
 
 
@@ -113,7 +116,7 @@ async def test_an_operation_of_a_type_is_answered_in_its_own_form(
 ) -> None:
     question = "How to check if a key exists in a dict?"
     evidence = [unit(index, "key in d", 0.97), unit(index, "dict.get", 0.95)]
-    answer = await extractive_answer(question, analysis(question), evidence, embedder)
+    answer = await answer_to(question, evidence, embedder)
     assert answer.text.splitlines()[2] == "**Use `key in d`** [1]"
     assert "Return `True` if *d* has a key *key*, else `False`." in answer.text
     assert answer.citations[0].url == "https://docs.python.org/3.11/library/stdtypes.html#dict"
@@ -130,7 +133,7 @@ async def test_the_example_is_the_one_the_docs_introduce_for_what_is_asked(
     index: DocsIndex, embedder: Embedder, question: str, shown: str
 ) -> None:
     evidence = [unit(index, "str.split", 0.9)]
-    answer = await extractive_answer(question, analysis(question), evidence, embedder)
+    answer = await answer_to(question, evidence, embedder)
     example = answer.text.split("**Example** [1]\n```python\n", 1)[1].split("```", 1)[0]
     assert example.startswith(f">>> {shown}")
 
@@ -166,7 +169,7 @@ async def test_an_api_without_an_example_shows_one_from_other_evidence(
     companion = index.example_for(hit)
     assert companion is not None
     evidence = [evidence_of(hit), evidence_of(DocHit(index.unit(companion), companion, 0.75))]
-    answer = await extractive_answer("delete a file", analysis("delete a file"), evidence, embedder)
+    answer = await answer_to("delete a file", evidence, embedder)
     example = answer.text.split("**Example** [2]\n```python\n", 1)[1].split("```", 1)[0]
     assert "os.remove(" in example
 
@@ -201,9 +204,7 @@ async def test_below_the_floor_it_declines_and_says_what_was_searched(
     ]
     question = "How do I get red wine stains out of a carpet?"
     evidence = [unit(index, "str.strip", RELEVANCE_FLOOR - 0.2)]
-    answer = await extractive_answer(
-        question, analysis(question), evidence, embedder, errors=errors
-    )
+    answer = await answer_to(question, evidence, embedder, errors=errors)
     assert answer.declined
     assert answer.decline_reason == "below_relevance_floor"
     assert not answer.citations
@@ -221,14 +222,12 @@ async def test_a_question_read_through_the_glossary_is_held_to_the_floor_on_the_
     score = RELEVANCE_FLOOR - GLOSSED_SCORE_LOSS / 2
     english, korean = "How do I remove whitespace from a string?", "문자열에서 공백을 제거하려면?"
     evidence = [unit(index, "str.strip", score)]
-    assert (await extractive_answer(english, analysis(english), evidence, embedder)).declined
-    answer = await extractive_answer(korean, analysis(korean, language="ko"), evidence, embedder)
+    assert (await answer_to(english, evidence, embedder)).declined
+    answer = await answer_to(korean, evidence, embedder, language="ko")
     assert not answer.declined
     assert "str.strip" in answer.text
     lower = [unit(index, "str.strip", RELEVANCE_FLOOR - GLOSSED_SCORE_LOSS - 0.01)]
-    assert (
-        await extractive_answer(korean, analysis(korean, language="ko"), lower, embedder)
-    ).declined
+    assert (await answer_to(korean, lower, embedder, language="ko")).declined
 
 
 @pytest.mark.parametrize(
@@ -244,7 +243,7 @@ async def test_other_technologies_are_declined_whatever_the_evidence(
     index: DocsIndex, embedder: Embedder, question: str, topic: str
 ) -> None:
     evidence = [unit(index, "list.count", 0.95)]
-    answer = await extractive_answer(question, analysis(question), evidence, embedder)
+    answer = await answer_to(question, evidence, embedder)
     assert answer.declined
     assert answer.decline_reason == "out_of_scope"
     assert topic in answer.text
@@ -253,12 +252,10 @@ async def test_other_technologies_are_declined_whatever_the_evidence(
 async def test_korean_answers_have_korean_labels(index: DocsIndex, embedder: Embedder) -> None:
     question = "파이썬에서 시간 지연을 주려면 어떻게 하나요?"
     evidence = [unit(index, "time.sleep", 0.9)]
-    answer = await extractive_answer(
-        question, analysis(question, language="ko"), evidence, embedder
-    )
+    answer = await answer_to(question, evidence, embedder, language="ko")
     assert "**사용할 API `time.sleep`** [1]" in answer.text
     assert "언어 모델 없이" in answer.text
-    declined = await extractive_answer(question, analysis(question, language="ko"), [], embedder)
+    declined = await answer_to(question, [], embedder, language="ko")
     assert "추측하지 않겠습니다" in declined.text
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from backend.tests.turns import grounded
 from codeweaver_cache import HitRule, SemanticCache
 from codeweaver_runtime import Embedder, open_qdrant
+from tests.turns import grounded
 
 RULE = HitRule()
 

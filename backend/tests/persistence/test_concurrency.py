@@ -10,12 +10,12 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from backend.tests.graph.conftest import Harness, KeywordSource
-from backend.tests.turns import QUESTION, cacheable, grounded
 from codeweaver.context import Context
 from codeweaver.persistence import open_checkpointer
 from codeweaver.workflows.orchestration.graph import build_main_graph
 from codeweaver_cache import SemanticCache
 from codeweaver_runtime import Embedder, open_qdrant
+from tests.turns import QUESTION, cacheable, grounded
 
 RUNS = 20
 TOPICS = [

@@ -154,6 +154,12 @@ class Server:
             self.thread(thread_id)["status"] = "idle"
         return run_id
 
+    async def answered_thread(self, saver: DurableSqliteSaver) -> str:
+        """A new thread whose first question, q1, was answered."""
+        thread_id = self.create_thread()
+        await self.ask(saver, thread_id, "q1")
+        return thread_id
+
     def flushed(self) -> dict[str, Any]:
         """What the server would load from disk had it flushed now."""
         return copy.deepcopy(self.store)
@@ -223,8 +229,7 @@ async def test_turns_the_last_flush_missed_are_restored(tmp_path: Path) -> None:
 async def test_a_finished_run_recorded_as_running_is_not_run_again(tmp_path: Path) -> None:
     server = Server()
     async with open_durable_saver(tmp_path / "s.sqlite", records=server.records) as saver:
-        thread_id = server.create_thread()
-        await server.ask(saver, thread_id, "q1")
+        thread_id = await server.answered_thread(saver)
         run_id = server.start(thread_id)
         server.thread(thread_id)["status"] = "busy"
         disk = server.flushed()  # flushed while the second turn ran
@@ -248,8 +253,7 @@ async def test_a_finished_run_recorded_as_running_is_not_run_again(tmp_path: Pat
 async def test_a_run_the_crash_cut_short_runs_again_from_the_last_turn(tmp_path: Path) -> None:
     server = Server()
     async with open_durable_saver(tmp_path / "s.sqlite", records=server.records) as saver:
-        thread_id = server.create_thread()
-        await server.ask(saver, thread_id, "q1")
+        thread_id = await server.answered_thread(saver)
         cut = await server.ask(saver, thread_id, "q2", cut_before_grade=True)
         disk = server.flushed()
         assert (await turns(saver, thread_id))[-1] == "answer to q2"
@@ -282,8 +286,7 @@ async def test_without_the_graph_an_unfinished_run_is_rolled_back(tmp_path: Path
 async def test_a_queued_run_that_never_started_is_left_to_the_queue(tmp_path: Path) -> None:
     server = Server()
     async with open_durable_saver(tmp_path / "s.sqlite", records=server.records) as saver:
-        thread_id = server.create_thread()
-        await server.ask(saver, thread_id, "q1")
+        thread_id = await server.answered_thread(saver)
         queued = server.create_run(thread_id)
         disk = server.flushed()
 

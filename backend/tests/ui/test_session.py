@@ -26,6 +26,18 @@ def token(text: str, message_id: str, tags: list[str]) -> list[Any]:
     return [{"content": text, "id": message_id, "type": "AIMessageChunk"}, {"tags": tags}]
 
 
+WORKER_A = "messages|multi_question:1|worker:a"
+WORKER_B = "messages|multi_question:1|worker:b"
+
+
+def streamed(*tokens: tuple[str, str, str]) -> TurnView:
+    """A turn's view after these answer tokens (namespace, text, message id) streamed in."""
+    view = TurnView()
+    for namespace, text, message_id in tokens:
+        view.apply(namespace, token(text, message_id, [ANSWER_TAG]))
+    return view
+
+
 def test_the_ui_filters_on_the_tag_the_answer_node_uses() -> None:
     assert answering.ANSWER_TAG == ANSWER_TAG
 
@@ -39,27 +51,19 @@ def test_only_answer_tokens_reach_the_page() -> None:
 
 
 def test_a_regenerated_answer_replaces_the_rejected_one() -> None:
-    view = TurnView()
-    view.apply("messages", token("first draft", "one", [ANSWER_TAG]))
-    view.apply("messages", token("second draft", "two", [ANSWER_TAG]))
+    view = streamed(("messages", "first draft", "one"), ("messages", "second draft", "two"))
     assert view.text() == "second draft"
 
 
 def test_parallel_workers_stream_into_separate_sections() -> None:
-    view = TurnView()
-    view.apply("messages|multi_question:1|worker:a", token("alpha", "x", [ANSWER_TAG]))
-    view.apply("messages|multi_question:1|worker:b", token("beta", "y", [ANSWER_TAG]))
-    view.apply("messages|multi_question:1|worker:a", token(" more", "x", [ANSWER_TAG]))
+    view = streamed((WORKER_A, "alpha", "x"), (WORKER_B, "beta", "y"), (WORKER_A, " more", "x"))
     assert view.text() == "alpha more\n\n---\n\nbeta"
 
 
 def test_the_combined_answer_replaces_the_workers_drafts() -> None:
-    view = TurnView()
-    view.apply("messages|multi_question:1|worker:a", token("alpha", "x", [ANSWER_TAG]))
-    view.apply("messages|multi_question:1|worker:b", token("beta", "y", [ANSWER_TAG]))
-    view.apply("messages", token("## 1. alpha\n", "z", [ANSWER_TAG]))
-    view.apply("messages", token("## 2. beta", "z", [ANSWER_TAG]))
-    assert view.text() == "## 1. alpha\n## 2. beta"
+    drafts = [(WORKER_A, "alpha", "x"), (WORKER_B, "beta", "y")]
+    combined = [("messages", "## 1. alpha\n", "z"), ("messages", "## 2. beta", "z")]
+    assert streamed(*drafts, *combined).text() == "## 1. alpha\n## 2. beta"
 
 
 def test_progress_follows_running_nodes_and_a_written_answer_shows_whole() -> None:

@@ -11,7 +11,6 @@ from codeweaver_runtime import (
     get_embedder,
     open_qdrant,
 )
-from codeweaver_schema import Answer, Citation
 
 
 class Clock:
@@ -39,13 +38,3 @@ async def cache(embedder: Embedder, clock: Clock) -> AsyncIterator[SemanticCache
     client = open_qdrant(":memory:")
     yield SemanticCache(client, embedder, clock=clock, timeout_s=30.0)
     await client.close()
-
-
-def grounded(text: str, url: str = "https://docs.python.org/3/library/stdtypes.html") -> Answer:
-    return Answer(
-        text=text,
-        citations=[
-            Citation(n=1, evidence_id="ev1", title="stdtypes", source="docs", url=url, locator=url)
-        ],
-        grounded=True,
-    )

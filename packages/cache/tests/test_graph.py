@@ -24,22 +24,13 @@ from codeweaver_runtime import (
 )
 from codeweaver_runtime.testing import ScriptedChatModel, respond_with
 from codeweaver_schema import Analysis
+from tests.turns import QUESTION, cacheable, grounded
 
-from .conftest import grounded
 from .test_store import SlowEmbedder
-
-QUESTION = "How do I reverse a list in Python?"
 
 
 def analysis(question: str = QUESTION, **changes: Any) -> Analysis:
-    base = Analysis(
-        question_type="new_topic",
-        should_cache=True,
-        standalone_question=question,
-        intent="learning",
-        language="en",
-    )
-    return base.model_copy(update=changes)
+    return cacheable(question).model_copy(update=changes)
 
 
 def turn(question: str = QUESTION, **changes: Any) -> CacheState:

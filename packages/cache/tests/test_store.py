@@ -9,18 +9,12 @@ import pytest
 from codeweaver_cache import CacheUnavailableError, HitRule, SemanticCache
 from codeweaver_runtime import SentenceTransformerEmbedder
 from codeweaver_runtime.embeddings import Vectors
-from codeweaver_schema import Analysis
+from tests.turns import cacheable, grounded
 
-from .conftest import Clock, grounded
+from .conftest import Clock
 
 RULE = HitRule()
-ANALYSIS = Analysis(
-    question_type="new_topic",
-    should_cache=True,
-    standalone_question="How do I reverse a list in Python?",
-    intent="learning",
-    language="en",
-)
+ANALYSIS = cacheable()
 
 
 async def test_repeat_question_hits_and_python2_does_not(cache: SemanticCache) -> None:

@@ -10,9 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from codeweaver_corpus.pydocs import PACKAGED_INDEX
 from codeweaver_corpus.pydocs.build import embedding_text
-from codeweaver_corpus.pydocs.index import DocsIndex, read_index
+from codeweaver_corpus.pydocs.index import DocsIndex
 from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder
 from codeweaver_runtime.embeddings import SentenceTransformerEmbedder
 from codeweaver_runtime.onnx_embedder import OnnxEmbedder
@@ -35,11 +34,6 @@ QUESTIONS = [
     "파이썬에서 리스트를 뒤집는 방법은?",
     "How do I undo a git commit?",
 ]
-
-
-@pytest.fixture(scope="module")
-def index() -> DocsIndex:
-    return read_index(PACKAGED_INDEX)
 
 
 @pytest.fixture(scope="module")

@@ -8,12 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codeweaver_corpus.pydocs import DOCS_URL, PACKAGED_INDEX
+from codeweaver_corpus.pydocs import DOCS_URL
 from codeweaver_corpus.pydocs.index import (
     DocHit,
     DocsIndex,
     call_keys,
-    read_index,
     stemmed_words,
     word_overlap,
 )
@@ -21,11 +20,6 @@ from codeweaver_corpus.pydocs.reference import PythonReference, evidence_of, is_
 from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder
 from codeweaver_runtime.testing import HashEmbedder
 from codeweaver_schema import LocalMeta
-
-
-@pytest.fixture(scope="module")
-def index() -> DocsIndex:
-    return read_index(PACKAGED_INDEX)
 
 
 def top(index: DocsIndex, question: str, k: int = 3) -> list[str]:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from codeweaver_runtime import ContextError, Infrastructure, RuntimeContext, infrastructure
 from codeweaver_runtime.infrastructure import DEFAULT_CACHE_COLLECTION
+from tests.contexts import client_settings, sane_or_refused
 
 
 def test_plain_meanings_are_coerced() -> None:
@@ -63,11 +64,7 @@ def test_infrastructure_comes_from_the_operator_environment(
     assert Infrastructure(qdrant_path=":memory:").qdrant_location() == ":memory:"
 
 
-_ANY = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(10**12), max_value=10**12),
-    st.floats(allow_nan=True, allow_infinity=True),
+_SENT = st.one_of(
     st.text(max_size=300),
     st.lists(st.text(max_size=10), max_size=3),
     st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
@@ -75,16 +72,10 @@ _ANY = st.one_of(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from([f.name for f in fields(RuntimeContext)]), _ANY))
+@given(client_settings(RuntimeContext, _SENT))
 def test_any_client_values_give_a_sane_context_or_a_clear_refusal(values: dict[str, Any]) -> None:
-    try:
-        context = RuntimeContext(**values)
-    except ContextError as exc:
-        refusal = str(exc)
-    else:
-        refusal = ""
-    if refusal:
-        assert refusal.startswith("run context: ")
+    context = sane_or_refused(RuntimeContext, values)
+    if context is None:
         return
     assert 1.0 <= context.model_timeout_s <= 600.0
     for name in ("chat_model", "planner_model", "judge_model", "answer_model", "tenant"):

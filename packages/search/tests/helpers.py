@@ -1,4 +1,4 @@
-"""Fakes shared by the search tests: an embedder, evidence and sources."""
+"""Fakes shared by the search tests: evidence, sources, and web sources asking a replay server."""
 
 from __future__ import annotations
 
@@ -6,6 +6,9 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+import pytest
 
 from codeweaver_schema import (
     DocsMeta,
@@ -17,7 +20,15 @@ from codeweaver_schema import (
     StackOverflowMeta,
     stable_id,
 )
-from codeweaver_search.sources import SourceError
+from codeweaver_search.sources import (
+    GitHubCodeSource,
+    Source,
+    SourceError,
+    StackOverflowSource,
+    TavilyDocsSource,
+)
+
+from .replay import ReplayServer
 
 
 def make_evidence(source: SourceName, key: str, content: str, *, title: str = "") -> Evidence:
@@ -79,3 +90,44 @@ class FakeSource:
 
 def fixed(*items: Evidence) -> Responder:
     return lambda _query, _limit: list(items)
+
+
+WebSource = TypeVar("WebSource", bound=Source)
+
+
+@dataclass(frozen=True)
+class Replayed(Generic[WebSource]):
+    """How the tests of one web source ask it: against the replay server, a question of its kind."""
+
+    make: Callable[..., WebSource]
+    question: str
+    intent: Intent
+    method: str
+    path: str
+    """The request of a search (the first, when a search makes two)."""
+
+    def source(self, server: ReplayServer, timeout_s: float = 2.0) -> WebSource:
+        """The source, sending its requests to `server` instead of its API."""
+        return self.make(base_url=server.url, timeout_s=timeout_s)
+
+    async def ask(self, source: WebSource, query: str | None = None) -> list[Evidence]:
+        """At most five results for `query` (default: the question), asked in English."""
+        asked = self.question if query is None else query
+        return await source.search(asked, intent=self.intent, language="en", limit=5)
+
+    async def refusal(self, source: WebSource, query: str | None = None) -> SourceError:
+        """The error asking `source` raises; the test fails when it raises none."""
+        with pytest.raises(SourceError) as caught:
+            await self.ask(source, query)
+        return caught.value
+
+
+DOCS = Replayed(
+    TavilyDocsSource, "How do I reverse a list in Python?", "learning", "POST", "/search"
+)
+GITHUB = Replayed(
+    GitHubCodeSource, "mock record_replay toto in python", "code_review", "GET", "/search/code"
+)
+STACKOVERFLOW = Replayed(
+    StackOverflowSource, "why is a sorted array faster", "debugging", "GET", "/search/advanced"
+)

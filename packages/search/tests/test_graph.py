@@ -11,7 +11,7 @@ from langgraph.types import Overwrite
 from codeweaver_runtime import StaticChatModels
 from codeweaver_runtime.testing import HashEmbedder, ScriptedChatModel
 from codeweaver_runtime.text import classify_intent
-from codeweaver_schema import Analysis, Evidence, SourceName
+from codeweaver_schema import Evidence, SourceName
 from codeweaver_search import (
     SearchContext,
     SearchInput,
@@ -21,6 +21,7 @@ from codeweaver_search import (
 )
 from codeweaver_search.prompts import BEGIN, END, SYSTEM_PROMPT, Assessment
 from codeweaver_search.sources import LocalCorpusSource, PartialResults, SourceError
+from tests.turns import cacheable
 
 from .helpers import FakeSource, fixed, make_evidence
 
@@ -231,13 +232,7 @@ async def test_raw_responses_are_memoised_per_normalised_query(embedder: HashEmb
 async def test_reads_the_analysis_when_present(embedder: HashEmbedder) -> None:
     sources = four_sources()
     graph = build_search_graph(models=OFFLINE, sources=sources, embedder=embedder)
-    analysis = Analysis(
-        question_type="new_topic",
-        should_cache=True,
-        standalone_question="Python list reverse in place",
-        intent="debugging",
-        language="en",
-    )
+    analysis = cacheable("Python list reverse in place", intent="debugging")
     await run(graph, ctx(search_max_iterations=1), question="and in place?", analysis=analysis)
     assert sources["local"].queries == ["Python list reverse in place"]
 

@@ -2,24 +2,23 @@ import time
 
 import pytest
 
-from codeweaver_schema import Evidence, StackOverflowMeta
-from codeweaver_search.sources import SourceError, StackOverflowSource
+from codeweaver_schema import StackOverflowMeta
+from codeweaver_search.sources import StackOverflowSource
 
+from .helpers import STACKOVERFLOW
 from .replay import ReplayServer, Reply, fixture
 
 QUESTIONS = fixture("stackexchange", "questions_11227809_withbody.json")
 ANSWERS = fixture("stackexchange", "answers_11227902_withbody.json")
 SEARCH_2016 = fixture("stackexchange", "search_advanced_default_filter_gaea_2016.json")
+source, ask, refusal = STACKOVERFLOW.source, STACKOVERFLOW.ask, STACKOVERFLOW.refusal
 
 
-def source(server: ReplayServer, timeout_s: float = 2.0) -> StackOverflowSource:
-    return StackOverflowSource(base_url=server.url, timeout_s=timeout_s)
-
-
-async def ask(
-    so: StackOverflowSource, query: str = "why is a sorted array faster"
-) -> list[Evidence]:
-    return await so.search(query, intent="debugging", language="en", limit=5)
+def throttled(seconds: int) -> Reply:
+    """Stack Exchange's reply to too many requests: no more for `seconds`."""
+    message = f"too many requests from this IP, more requests available in {seconds} seconds"
+    body = {"error_id": 502, "error_name": "throttle_violation", "error_message": message}
+    return Reply(400, body)
 
 
 async def test_search_then_answers_with_bodies(
@@ -74,35 +73,27 @@ async def test_empty_search_makes_one_request(server: ReplayServer) -> None:
 async def test_error_body_is_a_non_retryable_http_error(server: ReplayServer) -> None:
     body = {"error_id": 400, "error_name": "bad_parameter", "error_message": "site is required"}
     server.route("GET", "/search/advanced", Reply(400, body))
-    with pytest.raises(SourceError) as caught:
-        await ask(source(server))
-    assert caught.value.kind == "http"
-    assert not caught.value.retryable
-    assert "bad_parameter" in caught.value.message
+    error = await refusal(source(server))
+    assert error.kind == "http"
+    assert not error.retryable
+    assert "bad_parameter" in error.message
 
 
 async def test_internal_error_is_retryable(server: ReplayServer) -> None:
     body = {"error_id": 500, "error_name": "internal_error", "error_message": "oops"}
     server.route("GET", "/search/advanced", Reply(500, body))
-    with pytest.raises(SourceError) as caught:
-        await ask(source(server))
-    assert caught.value.retryable
+    error = await refusal(source(server))
+    assert error.retryable
 
 
 async def test_throttle_violation_is_rate_limited_with_its_wait(server: ReplayServer) -> None:
-    body = {
-        "error_id": 502,
-        "error_name": "throttle_violation",
-        "error_message": "too many requests from this IP, more requests available in 1 seconds",
-    }
-    server.route("GET", "/search/advanced", Reply(400, body))
+    server.route("GET", "/search/advanced", throttled(1))
     so = source(server)
     asked = time.monotonic()
-    with pytest.raises(SourceError) as caught:
-        await ask(so)
-    assert caught.value.kind == "rate_limited"
-    assert caught.value.retry_after == 1
-    assert caught.value.retryable
+    error = await refusal(so)
+    assert error.kind == "rate_limited"
+    assert error.retry_after == 1
+    assert error.retryable
     # The gate holds the next request until a full second after the throttled reply.
     assert so.gate.not_before >= asked + 1
 
@@ -120,39 +111,15 @@ async def test_backoff_is_honoured_before_the_next_request(server: ReplayServer)
 async def test_backoff_longer_than_the_budget_fails_fast(server: ReplayServer) -> None:
     server.route("GET", "/search/advanced", Reply(body={**QUESTIONS, "backoff": 30}))
     so = source(server)
-    with pytest.raises(SourceError) as caught:
-        await ask(so)
-    assert caught.value.kind == "rate_limited"
+    error = await refusal(so)
+    assert error.kind == "rate_limited"
     assert len(server.requests) == 1
-
-
-async def test_timeout(server: ReplayServer) -> None:
-    server.route("GET", "/search/advanced", Reply(body=QUESTIONS, delay_s=2.0))
-    with pytest.raises(SourceError) as caught:
-        await ask(source(server, timeout_s=0.3))
-    assert caught.value.kind == "timeout"
-
-
-async def test_malformed_body(server: ReplayServer) -> None:
-    server.route("GET", "/search/advanced", Reply(raw=b'{"items": [ {"question_id": 1'))
-    with pytest.raises(SourceError) as caught:
-        await ask(source(server))
-    assert caught.value.kind == "malformed"
 
 
 async def test_body_without_items_is_malformed(server: ReplayServer) -> None:
     server.route("GET", "/search/advanced", Reply(body={"quota_remaining": 5}))
-    with pytest.raises(SourceError) as caught:
-        await ask(source(server))
-    assert caught.value.kind == "malformed"
-
-
-async def test_huge_body_is_refused(server: ReplayServer) -> None:
-    server.route("GET", "/search/advanced", Reply(stream_bytes=6 * 1024 * 1024))
-    with pytest.raises(SourceError) as caught:
-        await ask(source(server))
-    assert caught.value.kind == "malformed"
-    assert "exceeds" in caught.value.message
+    error = await refusal(source(server))
+    assert error.kind == "malformed"
 
 
 async def test_exhausted_quota_makes_the_source_unavailable(server: ReplayServer) -> None:
@@ -167,18 +134,16 @@ async def test_circuit_opens_after_repeated_failures(server: ReplayServer) -> No
     so = source(server)
     assert so.unavailable_reason() is None
     for _ in range(3):
-        with pytest.raises(SourceError):
-            await ask(so)
+        await refusal(so)
     assert "circuit open" in (so.unavailable_reason() or "")
 
 
 async def test_no_network_is_a_skip_not_a_failure() -> None:
     # `.invalid` never resolves (RFC 6761): this is what an offline machine sees for any host.
     so = StackOverflowSource(base_url="http://api.stackexchange.invalid/2.3", timeout_s=2.0)
-    with pytest.raises(SourceError) as caught:
-        await ask(so)
-    assert caught.value.kind == "skipped"
-    assert "cannot be resolved" in caught.value.message
+    error = await refusal(so)
+    assert error.kind == "skipped"
+    assert "cannot be resolved" in error.message
 
 
 async def test_used_up_quota_is_a_clear_rate_limit_until_midnight(server: ReplayServer) -> None:
@@ -194,10 +159,9 @@ async def test_used_up_quota_is_a_clear_rate_limit_until_midnight(server: Replay
     assert "daily quota exhausted" in (so.unavailable_reason() or "")
     # Asked anyway, it refuses without a request rather than spend one on a known refusal.
     sent = len(server.requests)
-    with pytest.raises(SourceError) as caught:
-        await ask(so)
-    assert caught.value.kind == "rate_limited"
-    assert caught.value.message.startswith("Stack Overflow daily quota exhausted")
+    error = await refusal(so)
+    assert error.kind == "rate_limited"
+    assert error.message.startswith("Stack Overflow daily quota exhausted")
     assert len(server.requests) == sent
 
 
@@ -205,19 +169,13 @@ async def test_a_throttle_of_hours_is_the_daily_quota(
     server: ReplayServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("STACKEXCHANGE_KEY", "se-key")
-    body = {
-        "error_id": 502,
-        "error_name": "throttle_violation",
-        "error_message": "too many requests from this IP, more requests available in 82216 seconds",
-    }
-    server.route("GET", "/search/advanced", Reply(400, body))
+    server.route("GET", "/search/advanced", throttled(82216))
     so = source(server)
-    with pytest.raises(SourceError) as caught:
-        await ask(so)
-    assert caught.value.kind == "rate_limited"
-    assert not caught.value.retryable
-    assert caught.value.message.startswith("Stack Overflow daily quota exhausted; next request")
-    assert "throttle_violation" in caught.value.message
+    error = await refusal(so)
+    assert error.kind == "rate_limited"
+    assert not error.retryable
+    assert error.message.startswith("Stack Overflow daily quota exhausted; next request")
+    assert "throttle_violation" in error.message
     reason = so.rate_limit_reason() or ""
     assert "daily quota exhausted" in reason
     assert "STACKEXCHANGE_KEY" not in reason  # a key is set: no advice to set one
@@ -227,13 +185,7 @@ async def test_a_throttle_of_hours_is_the_daily_quota(
 async def test_a_short_throttle_does_not_make_the_source_unavailable(
     server: ReplayServer,
 ) -> None:
-    body = {
-        "error_id": 502,
-        "error_name": "throttle_violation",
-        "error_message": "too many requests from this IP, more requests available in 1 seconds",
-    }
-    server.route("GET", "/search/advanced", Reply(400, body))
+    server.route("GET", "/search/advanced", throttled(1))
     so = source(server)
-    with pytest.raises(SourceError):
-        await ask(so)
+    await refusal(so)
     assert so.rate_limit_reason() is None

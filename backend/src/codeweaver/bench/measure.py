@@ -6,7 +6,7 @@ import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import uuid4
@@ -25,7 +25,7 @@ from codeweaver.bench.fakes import (
 from codeweaver.bench.report import PATHS, Percentiles, percentiles
 from codeweaver.context import Context
 from codeweaver.persistence import schema_serializer
-from codeweaver_cache import HitRule, SemanticCache
+from codeweaver_cache import CacheScope, HitRule, SemanticCache
 from codeweaver_runtime import Embedder, ModelCallCounter, open_qdrant
 from codeweaver_schema import Answer, SourceName
 
@@ -185,22 +185,40 @@ async def measure_cache_lookup(
     cache = SemanticCache(open_qdrant(":memory:"), embedder, timeout_s=600.0)
     scope = cache.scope("bench", f"size-{size}")
     entries = _cache_questions(size, seed)
-    for start in range(0, size, 500):
-        batch = entries[start : start + 500]
+    await fill_cache(cache, scope, entries, batch=500)
+    picked = random.Random(seed).sample(entries, min(probes, size))
+    return percentiles(await lookup_latencies_ms(cache, scope, [reworded(q) for q in picked]))
+
+
+async def fill_cache(
+    cache: SemanticCache, scope: CacheScope, questions: Sequence[str], *, batch: int
+) -> None:
+    """Store an answer to each question, `batch` questions to an embedding call."""
+    for start in range(0, len(questions), batch):
+        chunk = questions[start : start + batch]
         await cache.put_many(
-            [(q, Answer(text=f"answer {start + i}", grounded=True)) for i, q in enumerate(batch)],
+            [(q, Answer(text=f"answer {start + i}", grounded=True)) for i, q in enumerate(chunk)],
             scope,
             ttl_s=3600,
         )
+
+
+def reworded(question: str) -> str:
+    """The same question in other words: a lookup that should hit, not match to the letter."""
+    return question.replace("How do I", "What is the best way to")
+
+
+async def lookup_latencies_ms(
+    cache: SemanticCache, scope: CacheScope, probes: Sequence[str]
+) -> list[float]:
+    """Milliseconds of each lookup: embed the probe, search the scope, run the guards."""
     rule = HitRule()
-    picked = random.Random(seed).sample(entries, min(probes, size))
     latencies = []
-    for question in picked:
-        probe = question.replace("How do I", "What is the best way to")
+    for probe in probes:
         started = time.perf_counter()
         await cache.lookup(probe, scope, rule)
         latencies.append((time.perf_counter() - started) * 1000)
-    return percentiles(latencies)
+    return latencies
 
 
 def _cache_questions(count: int, seed: int) -> list[str]:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import os
 import time
 from collections import deque
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import ClassVar, Protocol, TypeVar, runtime_checkable
 
 from codeweaver_schema import Evidence, Intent, SourceName
 from codeweaver_search.sources.errors import SourceError
+from codeweaver_search.sources.http import MAX_BODY_BYTES
 
 T = TypeVar("T")
 
@@ -207,3 +209,59 @@ class RateLimiter:
         if wait > 0:
             await asyncio.sleep(wait)
         self._calls.append(time.monotonic())
+
+
+@dataclass(kw_only=True)
+class WebApi:
+    """A web API's address, key and guards: what the web sources share.
+
+    A source (a dataclass too) fixes its `name` and names the variable that overrides its base
+    URL (tests point it at a local replay server), its public URL and the variable of its key.
+    """
+
+    URL_ENV: ClassVar[str]
+    DEFAULT_URL: ClassVar[str]
+    KEY_ENV: ClassVar[str]
+    MISSING_KEY: ClassVar[str | None] = None
+    """Why the source cannot be asked without a key; None when it works without one."""
+
+    name: SourceName
+    base_url: str | None = None
+    key: str | None = None
+    """The API key; default: the value of `KEY_ENV`."""
+    timeout_s: float = 10.0
+    max_body_bytes: int = MAX_BODY_BYTES
+    breaker: CircuitBreaker = field(default_factory=CircuitBreaker)
+    gate: BackoffGate = field(init=False)
+    """Holds requests back while the API's quota, rate limit or throttle lasts."""
+
+    def __post_init__(self) -> None:
+        self.gate = BackoffGate(self.name)
+
+    def _base(self) -> str:
+        """The API's base URL: the source's own, else the environment's, else the public one."""
+        return (self.base_url or os.environ.get(self.URL_ENV) or self.DEFAULT_URL).rstrip("/")
+
+    def _key(self) -> str | None:
+        return self.key or os.environ.get(self.KEY_ENV) or None
+
+    def _required_key(self) -> str:
+        """The key of a source that needs one.
+
+        Raises:
+            SourceError: there is none (kind skipped).
+        """
+        key = self._key()
+        if not key:
+            raise SourceError(self.name, "skipped", f"{self.KEY_ENV} is not set")
+        return key
+
+    def rate_limit_reason(self) -> str | None:
+        """A quota, rate limit or throttle of the API holds requests back longer than a search."""
+        return self.gate.blocked_reason(self.timeout_s)
+
+    def unavailable_reason(self) -> str | None:
+        """No key where one is needed, a limit longer than a search, or an open circuit."""
+        if self.MISSING_KEY and not self._key():
+            return self.MISSING_KEY
+        return self.rate_limit_reason() or self.breaker.open_reason()

@@ -7,19 +7,17 @@ classification. The request is the one the SDK sends.
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
 from urllib.parse import urlsplit
 
 from codeweaver_runtime.text import collapse_whitespace
 from codeweaver_schema import DocsMeta, Evidence, Intent, stable_id
-from codeweaver_search.sources.base import BackoffGate, CircuitBreaker
+from codeweaver_search.sources.base import WebApi
 from codeweaver_search.sources.doc_domains import docs_domains, is_allowed
 from codeweaver_search.sources.errors import SourceError
-from codeweaver_search.sources.http import MAX_BODY_BYTES, fetch_json, retry_after_header, snippet
+from codeweaver_search.sources.http import fetch_json, retry_after_header, snippet
 
-DEFAULT_URL = "https://api.tavily.com"
 MAX_QUERY_CHARS = 400
 # 432 and 433 are Tavily's plan and pay-as-you-go limits: no retry helps before the user acts.
 _QUOTA_STATUSES = {432, 433}
@@ -27,36 +25,20 @@ QUOTA_PAUSE_S = 3600.0
 """How long official-docs search pauses after Tavily reports a usage limit."""
 
 
-@dataclass
-class TavilyDocsSource:
+@dataclass(kw_only=True)
+class TavilyDocsSource(WebApi):
     """Official docs pages; skipped with a reason when `TAVILY_API_KEY` is not set.
 
-    `CODEWEAVER_TAVILY_URL` overrides the API base URL (tests use a local replay server).
+    A usage limit (Tavily's plan or pay-as-you-go) or a rate limit holds requests back.
     """
 
-    base_url: str | None = None
-    api_key: str | None = None
-    timeout_s: float = 10.0
-    max_body_bytes: int = MAX_BODY_BYTES
+    URL_ENV: ClassVar[str] = "CODEWEAVER_TAVILY_URL"
+    DEFAULT_URL: ClassVar[str] = "https://api.tavily.com"
+    KEY_ENV: ClassVar[str] = "TAVILY_API_KEY"
+    MISSING_KEY: ClassVar[str | None] = (
+        "TAVILY_API_KEY is not set (official docs are searched through Tavily)"
+    )
     name: Literal["docs"] = "docs"
-    breaker: CircuitBreaker = field(default_factory=CircuitBreaker)
-    gate: BackoffGate = field(default_factory=lambda: BackoffGate("docs"))
-
-    def _base(self) -> str:
-        return (self.base_url or os.environ.get("CODEWEAVER_TAVILY_URL") or DEFAULT_URL).rstrip("/")
-
-    def _key(self) -> str | None:
-        return self.api_key or os.environ.get("TAVILY_API_KEY") or None
-
-    def rate_limit_reason(self) -> str | None:
-        """A usage limit or a rate limit holds requests back for longer than a search."""
-        return self.gate.blocked_reason(self.timeout_s)
-
-    def unavailable_reason(self) -> str | None:
-        """No key, a usage or rate limit, or an open circuit."""
-        if not self._key():
-            return "TAVILY_API_KEY is not set (official docs are searched through Tavily)"
-        return self.rate_limit_reason() or self.breaker.open_reason()
 
     async def search(
         self, query: str, *, intent: Intent, language: str, limit: int
@@ -66,9 +48,7 @@ class TavilyDocsSource:
         Raises:
             SourceError: no key, the API failed or limited us, or the body was unreadable.
         """
-        key = self._key()
-        if not key:
-            raise SourceError("docs", "skipped", "TAVILY_API_KEY is not set")
+        key = self._required_key()
         return await self.breaker.call(self._search(query, key=key, limit=limit))
 
     async def _search(self, query: str, *, key: str, limit: int) -> list[Evidence]:

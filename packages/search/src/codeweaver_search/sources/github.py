@@ -7,20 +7,18 @@ reduced to its most specific terms first.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from codeweaver_runtime.text import content_words
 from codeweaver_schema import Evidence, GitHubMeta, Intent, stable_id
-from codeweaver_search.sources.base import BackoffGate, CircuitBreaker, RateLimiter
+from codeweaver_search.sources.base import RateLimiter, WebApi
 from codeweaver_search.sources.doc_domains import github_language
 from codeweaver_search.sources.errors import SourceError
-from codeweaver_search.sources.http import MAX_BODY_BYTES, fetch_json, retry_after_header, snippet
+from codeweaver_search.sources.http import fetch_json, retry_after_header, snippet
 
-DEFAULT_URL = "https://api.github.com"
 MAX_QUERY_CHARS = 256
 MAX_TERMS = 5
 TEXT_MATCH = "application/vnd.github.text-match+json"
@@ -29,37 +27,21 @@ SECONDARY_WAIT_S = 60.0
 _IDENTIFIER = re.compile(r"[._]|[a-z][A-Z]|\d")
 
 
-@dataclass
-class GitHubCodeSource:
+@dataclass(kw_only=True)
+class GitHubCodeSource(WebApi):
     """Code fragments from GitHub; skipped with a reason when `GITHUB_TOKEN` is not set.
 
-    `CODEWEAVER_GITHUB_URL` overrides the API base URL (tests use a local replay server).
+    GitHub's rate limit holds requests back.
     """
 
-    base_url: str | None = None
-    token: str | None = None
-    timeout_s: float = 10.0
-    max_body_bytes: int = MAX_BODY_BYTES
+    URL_ENV: ClassVar[str] = "CODEWEAVER_GITHUB_URL"
+    DEFAULT_URL: ClassVar[str] = "https://api.github.com"
+    KEY_ENV: ClassVar[str] = "GITHUB_TOKEN"
+    MISSING_KEY: ClassVar[str | None] = (
+        "GITHUB_TOKEN is not set (GitHub code search needs an authenticated user)"
+    )
     name: Literal["github"] = "github"
-    breaker: CircuitBreaker = field(default_factory=CircuitBreaker)
     limiter: RateLimiter = field(default_factory=lambda: RateLimiter("github", max_calls=10))
-    gate: BackoffGate = field(default_factory=lambda: BackoffGate("github"))
-
-    def _base(self) -> str:
-        return (self.base_url or os.environ.get("CODEWEAVER_GITHUB_URL") or DEFAULT_URL).rstrip("/")
-
-    def _token(self) -> str | None:
-        return self.token or os.environ.get("GITHUB_TOKEN") or None
-
-    def rate_limit_reason(self) -> str | None:
-        """GitHub's rate limit holds requests back for longer than a request's budget."""
-        return self.gate.blocked_reason(self.timeout_s)
-
-    def unavailable_reason(self) -> str | None:
-        """No token, an open circuit, or a rate-limit wait longer than a request's budget."""
-        if not self._token():
-            return "GITHUB_TOKEN is not set (GitHub code search needs an authenticated user)"
-        return self.rate_limit_reason() or self.breaker.open_reason()
 
     async def search(
         self, query: str, *, intent: Intent, language: str, limit: int
@@ -69,9 +51,7 @@ class GitHubCodeSource:
         Raises:
             SourceError: no token, the API failed or limited us, or the body was unreadable.
         """
-        token = self._token()
-        if not token:
-            raise SourceError("github", "skipped", "GITHUB_TOKEN is not set")
+        token = self._required_key()
         q = code_query(query)
         if not q:
             return []

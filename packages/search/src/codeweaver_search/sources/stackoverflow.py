@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import os
 import re
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
 
 from codeweaver_runtime.text import collapse_whitespace, html_to_text, truncate
 from codeweaver_schema import Evidence, Intent, StackOverflowMeta, stable_id
-from codeweaver_search.sources.base import BackoffGate, CircuitBreaker
+from codeweaver_search.sources.base import WebApi
 from codeweaver_search.sources.errors import SourceError
-from codeweaver_search.sources.http import MAX_BODY_BYTES, JsonResponse, fetch_json, snippet
+from codeweaver_search.sources.http import JsonResponse, fetch_json, snippet
 
-DEFAULT_URL = "https://api.stackexchange.com/2.3"
 SITE = "stackoverflow"
 ANSWERS_PER_QUESTION = 2
 MAX_QUERY_CHARS = 500
@@ -32,38 +30,18 @@ _THROTTLE_WAIT = re.compile(r"available in (\d+) seconds")
 _RETRYABLE_ERRORS = {500, 503}
 
 
-@dataclass
-class StackOverflowSource:
+@dataclass(kw_only=True)
+class StackOverflowSource(WebApi):
     """Stack Overflow answers; `STACKEXCHANGE_KEY` raises the daily quota from 300 to 10,000.
 
-    The base URL comes from `CODEWEAVER_STACKEXCHANGE_URL` when set (tests point it at a local
-    replay server).
+    A used-up daily quota, or Stack Exchange throttling us, holds requests back.
     """
 
-    base_url: str | None = None
-    key: str | None = None
-    timeout_s: float = 10.0
-    max_body_bytes: int = MAX_BODY_BYTES
+    URL_ENV: ClassVar[str] = "CODEWEAVER_STACKEXCHANGE_URL"
+    DEFAULT_URL: ClassVar[str] = "https://api.stackexchange.com/2.3"
+    KEY_ENV: ClassVar[str] = "STACKEXCHANGE_KEY"
     name: Literal["stackoverflow"] = "stackoverflow"
     quota_remaining: int | None = None
-    breaker: CircuitBreaker = field(default_factory=CircuitBreaker)
-    gate: BackoffGate = field(default_factory=lambda: BackoffGate("stackoverflow"))
-
-    def _base(self) -> str:
-        return (
-            self.base_url or os.environ.get("CODEWEAVER_STACKEXCHANGE_URL") or DEFAULT_URL
-        ).rstrip("/")
-
-    def _key(self) -> str | None:
-        return self.key or os.environ.get("STACKEXCHANGE_KEY") or None
-
-    def rate_limit_reason(self) -> str | None:
-        """The daily quota is used up, or Stack Exchange throttled us for longer than a search."""
-        return self.gate.blocked_reason(self.timeout_s)
-
-    def unavailable_reason(self) -> str | None:
-        """The daily quota, a throttle or an open circuit stop us; no key is needed."""
-        return self.rate_limit_reason() or self.breaker.open_reason()
 
     def _quota_exhausted(self, seconds: float | None = None) -> None:
         if seconds is None:
