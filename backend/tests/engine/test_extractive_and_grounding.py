@@ -39,7 +39,7 @@ LEARNING = Analysis(
 
 def test_plain_strips_roles_and_tables() -> None:
     text = "+----+----+\n| a | b |\n+----+----+\nUse :func:`reversed` and ``list.reverse``."
-    assert plain(text) == "a — b\nUse `reversed` and `list.reverse`."
+    assert plain(text) == "a — b\nUse `reversed()` and `list.reverse`."
 
 
 def test_code_blocks_find_doctests() -> None:

@@ -88,7 +88,7 @@ def test_rst_sections_titles_and_roles(tmp_path: Path) -> None:
     assert doc.kind == "rst"
     assert doc.file == "library/shelve.rst.txt"
     assert doc.title == "shelve — Python object persistence"
-    assert "See join and" in doc.text
+    assert "See join() and" in doc.text
     assert "the guide" in doc.text
     assert "pickle-guide" not in doc.text
     chunks = chunk_document(doc)
