@@ -26,7 +26,9 @@ import typing
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args, get_origin, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, Unpack, get_args, get_origin, overload
+
+from typing_extensions import TypedDict
 
 from codeweaver_runtime.model_names import (
     MODEL_NAME_HELP,
@@ -81,27 +83,26 @@ def default_chat_model_name() -> str:
 _T = TypeVar("_T")
 
 
+class SettingChecks(TypedDict, total=False):
+    """What `validate_fields` checks of a setting, beyond its type (its field metadata)."""
+
+    bounds: tuple[float, float]
+    """Inclusive range a number is clamped to."""
+    pattern: str
+    """Regular expression the whole text must match."""
+    pattern_help: str
+    """What `pattern` accepts, in words, for the refusal's message."""
+    model_name: bool
+    """The text must name a model (`provider:model`, or `offline`)."""
+
+
 @overload
-def setting(
-    default: _T,
-    *,
-    description: str,
-    bounds: tuple[float, float] | None = None,
-    pattern: str | None = None,
-    pattern_help: str | None = None,
-    model_name: bool = False,
-) -> _T: ...
+def setting(default: _T, *, description: str, **checks: Unpack[SettingChecks]) -> _T: ...
 
 
 @overload
 def setting(
-    *,
-    factory: Callable[[], _T],
-    description: str,
-    bounds: tuple[float, float] | None = None,
-    pattern: str | None = None,
-    pattern_help: str | None = None,
-    model_name: bool = False,
+    *, factory: Callable[[], _T], description: str, **checks: Unpack[SettingChecks]
 ) -> _T: ...
 
 
@@ -110,31 +111,17 @@ def setting(
     *,
     factory: Callable[[], Any] | None = None,
     description: str,
-    bounds: tuple[float, float] | None = None,
-    pattern: str | None = None,
-    pattern_help: str | None = None,
-    model_name: bool = False,
+    **checks: Unpack[SettingChecks],
 ) -> Any:
-    """A run-context field: its default (or `factory`) and what `validate_fields` checks.
+    """A run-context field: its default (or `factory`), its help, and what is checked of it.
 
     Args:
         default: The value when the client sends none.
         factory: Makes the default instead, when it is mutable or read from the environment.
         description: What Studio shows as the setting's help.
-        bounds: Inclusive range a number is clamped to.
-        pattern: Regular expression the whole text must match.
-        pattern_help: What `pattern` accepts, in words, for the refusal's message.
-        model_name: The text must name a model (`provider:model`, or `offline`).
+        **checks: What `validate_fields` checks besides the type (`SettingChecks`).
     """
-    metadata: dict[str, Any] = {"description": description}
-    if bounds is not None:
-        metadata["bounds"] = bounds
-    if pattern is not None:
-        metadata["pattern"] = pattern
-    if pattern_help is not None:
-        metadata["pattern_help"] = pattern_help
-    if model_name:
-        metadata["model_name"] = True
+    metadata = {"description": description, **checks}
     if factory is not None:
         return field(default_factory=factory, metadata=metadata)
     return field(default=default, metadata=metadata)
