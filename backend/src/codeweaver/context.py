@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from langgraph.runtime import Runtime
 
 from codeweaver.engine.extractive import RELEVANCE_FLOOR
 from codeweaver.engine.fingerprint import answers_version
 from codeweaver_cache import CacheContext
+from codeweaver_runtime import run_context, setting
 from codeweaver_search import SearchContext
 
 MAX_REGENERATIONS = 3
@@ -25,60 +26,47 @@ MAX_REGENERATIONS = 3
 class Context(SearchContext, CacheContext):
     """Settings of one CodeWeaver run."""
 
-    cache_corpus_version: str = field(
-        default_factory=answers_version,
-        metadata={
-            "description": "Version of what answers are drawn from; entries of other versions "
-            "are invisible. Default: the bundled corpus, task index and answer engine of this "
-            "release, so an upgrade never serves an answer the new release would not give.",
-        },
+    cache_corpus_version: str = setting(
+        factory=answers_version,
+        description="Version of what answers are drawn from; entries of other versions "
+        "are invisible. Default: the bundled corpus, task index and answer engine of this "
+        "release, so an upgrade never serves an answer the new release would not give.",
     )
-    answer_max_regenerations: int = field(
-        default=1,
-        metadata={
-            "bounds": (0, MAX_REGENERATIONS),
-            "description": "How often an ungrounded answer is rewritten before delivery (at "
-            "most 3).",
-        },
+    answer_max_regenerations: int = setting(
+        1,
+        bounds=(0, MAX_REGENERATIONS),
+        description="How often an ungrounded answer is rewritten before delivery (at most 3).",
     )
-    answer_language: str = field(
-        default="",
-        metadata={
-            "pattern": "([a-z]{2,3})?",
-            "pattern_help": "an ISO 639-1 code such as en or ko, or empty",
-            "description": "ISO 639-1 code to answer in; empty answers in the question's.",
-        },
+    answer_language: str = setting(
+        "",
+        pattern="([a-z]{2,3})?",
+        pattern_help="an ISO 639-1 code such as en or ko, or empty",
+        description="ISO 639-1 code to answer in; empty answers in the question's.",
     )
-    answer_relevance_floor: float = field(
-        default=RELEVANCE_FLOOR,
-        metadata={
-            "bounds": (0.0, 1.0),
-            "description": "Offline engine: relevance (0-1) the best evidence needs before it is "
-            "quoted as an answer; below it, the engine declines and says what to do next. "
-            "Calibrated by `codeweaver eval answers --floors`.",
-        },
+    answer_relevance_floor: float = setting(
+        RELEVANCE_FLOOR,
+        bounds=(0.0, 1.0),
+        description="Offline engine: relevance (0-1) the best evidence needs before it is "
+        "quoted as an answer; below it, the engine declines and says what to do next. "
+        "Calibrated by `codeweaver eval answers --floors`.",
     )
-    max_question_chars: int = field(
-        default=12_000,
-        metadata={
-            "bounds": (200, 1_000_000),
-            "description": "Longer input is cut to this many characters, with a notice.",
-        },
+    max_question_chars: int = setting(
+        12_000,
+        bounds=(200, 1_000_000),
+        description="Longer input is cut to this many characters, with a notice.",
     )
-    run_budget_s: float = field(
-        default=120.0,
-        metadata={
-            "bounds": (0.0, 24 * 3600.0),
-            "description": "Seconds a run may take before optional work (further search rounds, "
-            "answer rewrites) is skipped and the answer is written from what was found, with a "
-            "notice. 0: no budget.",
-        },
+    run_budget_s: float = setting(
+        120.0,
+        bounds=(0.0, 24 * 3600.0),
+        description="Seconds a run may take before optional work (further search rounds, "
+        "answer rewrites) is skipped and the answer is written from what was found, with a "
+        "notice. 0: no budget.",
     )
 
 
 def context_of(runtime: Runtime[Context]) -> Context:
     """The run's context, or the defaults when the caller sent none."""
-    return runtime.context if runtime.context is not None else Context()
+    return run_context(runtime, Context)
 
 
 def max_regenerations(context: Context) -> int:

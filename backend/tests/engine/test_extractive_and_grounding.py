@@ -34,7 +34,7 @@ LEARNING = cacheable(question_type="independent")
 
 def test_plain_strips_roles_and_tables() -> None:
     text = "+----+----+\n| a | b |\n+----+----+\nUse :func:`reversed` and ``list.reverse``."
-    assert plain(text) == "a — b\nUse `reversed` and `list.reverse`."
+    assert plain(text) == "a — b\nUse `reversed()` and `list.reverse`."
 
 
 def test_a_simple_table_row_reads_cell_by_cell() -> None:

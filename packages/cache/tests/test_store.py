@@ -3,12 +3,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-import numpy as np
 import pytest
 
 from codeweaver_cache import CacheUnavailableError, HitRule, SemanticCache
 from codeweaver_runtime import SentenceTransformerEmbedder
 from codeweaver_runtime.embeddings import Vectors
+from codeweaver_runtime.testing import DelegatingEmbedder
 from tests.turns import cacheable, grounded
 
 from .conftest import Clock
@@ -127,36 +127,19 @@ async def test_concurrent_stores_leave_one_entry(cache: SemanticCache) -> None:
     assert await cache.count(scope) == 1
 
 
-class SlowEmbedder:
+class SlowEmbedder(DelegatingEmbedder):
     """The real embedder, but `embed` takes 5 s; `finished` says whether one ever completed."""
 
-    def __init__(self, inner: SentenceTransformerEmbedder) -> None:
-        self.inner = inner
-        self.finished = False
+    finished = False
 
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    @property
-    def dimension(self) -> int:
-        return self.inner.dimension
-
-    def embed_sync(self, texts: Sequence[str]) -> np.ndarray:
-        return self.inner.embed_sync(texts)
-
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+    async def embed(self, texts: Sequence[str]) -> Vectors:
         await asyncio.sleep(5)
         self.finished = True
         return self.inner.embed_sync(texts)
 
 
-class _SlowDimension:
+class _SlowDimension(DelegatingEmbedder):
     """The real embedder, but its first `dimension` takes a while (a cold model load)."""
-
-    def __init__(self, inner: SentenceTransformerEmbedder) -> None:
-        self.inner = inner
-        self.model_id = inner.model_id
 
     @property
     def dimension(self) -> int:
@@ -164,12 +147,6 @@ class _SlowDimension:
 
         time.sleep(0.3)
         return self.inner.dimension
-
-    def embed_sync(self, texts: Sequence[str]) -> Vectors:
-        return self.inner.embed_sync(texts)
-
-    async def embed(self, texts: Sequence[str]) -> Vectors:
-        return await self.inner.embed(texts)
 
 
 def test_first_use_from_two_event_loops_at_once(embedder: SentenceTransformerEmbedder) -> None:

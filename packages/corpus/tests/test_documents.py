@@ -88,7 +88,7 @@ def test_rst_sections_titles_and_roles(tmp_path: Path) -> None:
     assert doc.kind == "rst"
     assert doc.file == "library/shelve.rst.txt"
     assert doc.title == "shelve — Python object persistence"
-    assert "See join and" in doc.text
+    assert "See join() and" in doc.text
     assert "the guide" in doc.text
     assert "pickle-guide" not in doc.text
     chunks = chunk_document(doc)
@@ -154,13 +154,6 @@ def test_pdf_pages_are_kept(tmp_path: Path) -> None:
     assert doc.title == "Installing the tool"
 
 
-def test_broken_pdf_is_a_document_error(tmp_path: Path) -> None:
-    path = tmp_path / "broken.pdf"
-    path.write_bytes(b"%PDF-1.4 this is not really a pdf")
-    with pytest.raises(DocumentError, match="unreadable PDF"):
-        load_document(path)
-
-
 def test_utf8_and_bom(tmp_path: Path) -> None:
     path = tmp_path / "notes.md"
     path.write_bytes("\ufeff# Café notes\n\nnaïve résumé\r\nline two\n".encode())
@@ -179,17 +172,20 @@ def test_invalid_utf8_is_replaced_and_noted(tmp_path: Path) -> None:
     assert "not valid UTF-8" in doc.notes[0]
 
 
-def test_binary_file_is_rejected(tmp_path: Path) -> None:
-    path = tmp_path / "image.txt"
-    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
-    with pytest.raises(DocumentError, match="binary"):
-        load_document(path)
-
-
-def test_unsupported_suffix_is_rejected(tmp_path: Path) -> None:
-    path = tmp_path / "archive.zip"
-    path.write_bytes(b"PK")
-    with pytest.raises(DocumentError, match="unsupported"):
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("broken.pdf", b"%PDF-1.4 this is not really a pdf", "unreadable PDF"),
+        ("image.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary"),
+        ("archive.zip", b"PK", "unsupported"),
+    ],
+)
+def test_unreadable_files_are_document_errors(
+    tmp_path: Path, name: str, data: bytes, message: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(DocumentError, match=message):
         load_document(path)
 
 

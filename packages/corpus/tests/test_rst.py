@@ -125,8 +125,7 @@ def test_slug_is_the_html_id_of_a_heading() -> None:
     assert slug("`printf`-style String Formatting") == "printf-style-string-formatting"
 
 
-def test_operations_a_type_describes_are_part_of_its_entry() -> None:
-    page = """\
+STDTYPES = """\
 Built-in Types
 ==============
 
@@ -141,31 +140,6 @@ Built-in Types
    .. describe:: d | other
 
       Create a new dictionary with the merged keys and values of *d* and *other*.
-
-   .. method:: update([other])
-
-      Update the dictionary.
-"""
-    units = {u.name: u for u in parse_page(page, "library/stdtypes")}
-    text = units["dict"].text
-    assert "`key in d`: Return `True` if *d* has a key *key*" in text
-    assert "`d | other`: Create a new dictionary with the merged keys" in text
-    assert text.index("key in d") < text.index("d | other")
-    assert "merged" not in units["dict.update"].text
-
-
-def test_each_described_operation_is_also_a_unit_linked_to_its_type() -> None:
-    page = """\
-Built-in Types
-==============
-
-.. class:: dict(**kwargs)
-
-   Return a new dictionary.
-
-   .. describe:: key in d
-
-      Return ``True`` if *d* has a key *key*, else ``False``.
 
    .. describe:: reversed(d)
    .. describe:: iter(d)
@@ -183,10 +157,22 @@ Dictionary view objects
 
    Return the number of entries in the dictionary.
 """
-    units = parse_page(page, "library/stdtypes")
+
+
+def test_operations_a_type_describes_are_part_of_its_entry() -> None:
+    units = {u.name: u for u in parse_page(STDTYPES, "library/stdtypes")}
+    text = units["dict"].text
+    assert "`key in d`: Return `True` if *d* has a key *key*" in text
+    assert "`d | other`: Create a new dictionary with the merged keys" in text
+    assert text.index("key in d") < text.index("d | other")
+    assert "merged" not in units["dict.update"].text
+
+
+def test_each_described_operation_is_also_a_unit_linked_to_its_type() -> None:
+    units = parse_page(STDTYPES, "library/stdtypes")
     operations = {u.name: u for u in units if u.directive == "describe"}
     # The first of two forms that share one description has none of its own: no unit.
-    assert list(operations) == ["key in d", "iter(d)", "len(dictview)"]
+    assert list(operations) == ["key in d", "d | other", "iter(d)", "len(dictview)"]
     member = operations["key in d"]
     assert (member.kind, member.signatures, member.anchor) == ("api", ["key in d"], "dict")
     assert member.text == "Return `True` if *d* has a key *key*, else `False`."

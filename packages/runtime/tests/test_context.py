@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import math
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from langgraph.runtime import Runtime
 
-from codeweaver_runtime import ContextError, Infrastructure, RuntimeContext, infrastructure
+from codeweaver_runtime import (
+    ContextError,
+    Infrastructure,
+    RuntimeContext,
+    infrastructure,
+    run_context,
+    setting,
+)
 from codeweaver_runtime.infrastructure import DEFAULT_CACHE_COLLECTION
 from tests.contexts import client_settings, sane_or_refused
 
@@ -83,3 +91,29 @@ def test_any_client_values_give_a_sane_context_or_a_clear_refusal(values: dict[s
         assert isinstance(value, str)
         assert len(value) <= 256
         assert "\x00" not in value
+
+
+@dataclass(kw_only=True)
+class _PackageContext(RuntimeContext):
+    rounds: int = setting(2, bounds=(1, 6), description="Rounds.")
+    language: str = setting("", pattern="[a-z]{2}|", pattern_help="a code", description="Code.")
+    reviewer_model: str = setting(factory=lambda: "offline", model_name=True, description="M.")
+    sources: list[str] = setting(factory=lambda: ["docs"], description="Sources.")
+
+
+def test_a_package_setting_is_checked_by_its_declaration() -> None:
+    assert _PackageContext().sources == ["docs"]
+    assert _PackageContext().sources is not _PackageContext().sources
+    assert _PackageContext(rounds="9").rounds == 6  # type: ignore[arg-type]
+    with pytest.raises(ContextError, match="language must be a code"):
+        _PackageContext(language="english")
+    with pytest.raises(ContextError, match="reviewer_model must be"):
+        _PackageContext(reviewer_model="no-provider")
+    (rounds,) = (f for f in fields(_PackageContext) if f.name == "rounds")
+    assert dict(rounds.metadata) == {"description": "Rounds.", "bounds": (1, 6)}
+
+
+def test_a_run_without_a_context_reads_the_defaults() -> None:
+    given_context = _PackageContext(rounds=3)
+    assert run_context(Runtime(context=given_context), _PackageContext) is given_context
+    assert run_context(Runtime(context=None), _PackageContext).rounds == 2

@@ -8,9 +8,11 @@ from codeweaver_runtime.text import (
     content_words,
     detect_language,
     english_gloss,
+    grid_table_rows,
     html_to_text,
     is_code_line,
     prose_only,
+    rst_roles,
     split_sentences,
     stem,
 )
@@ -215,3 +217,46 @@ def test_html_page_title_headings_and_what_is_dropped() -> None:
     assert "## Key `functions`" in text
     assert "a | b\n\nc | d" in text
     assert html_to_text("<h1>Only <b>heading</b></h1><p>x</p>").title == "Only heading"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (":func:`~os.path.join`", "`join()`"),
+        (":meth:`str.join`", "`str.join()`"),
+        (":func:`print(*args)`", "`print(*args)`"),
+        (":py:class:`collections.OrderedDict`", "`collections.OrderedDict`"),
+        (":c:func:`malloc`", "`malloc()`"),
+        (":attr:`.errno`", "`errno`"),
+        (":class:`~.HTMLParser`", "`HTMLParser`"),
+        (":exc:`!KeyError`", "`KeyError`"),
+        (":ref:`the guide <guide>`", "the guide"),
+        (":ref:`<guide>`", "guide"),
+        (":term:`~iterator`", "iterator"),
+        (":kbd:`Ctrl-C`", "Ctrl-C"),
+        (":pep:`8`", "PEP 8"),
+        (":rfc:`2822`", "RFC 2822"),
+        ("no role: `code` and ``literal``", "no role: `code` and ``literal``"),
+    ],
+)
+def test_rst_roles_read_as_sphinx_shows_them(text: str, shown: str) -> None:
+    assert rst_roles(text) == shown
+
+
+def test_rst_roles_as_plain_text() -> None:
+    text = "See :func:`~os.path.join`, :ref:`the guide <guide>` and :pep:`8`."
+    assert rst_roles(text, code=False) == "See join(), the guide and PEP 8."
+
+
+def test_grid_table_rows_fold_continuation_lines_into_their_row() -> None:
+    rows = [
+        "| Name | Meaning     |",
+        "| ``x`` | first part |",
+        "|      | second part |",
+        "| y | z |",
+    ]
+    assert grid_table_rows(rows) == [
+        ["Name", "Meaning"],
+        ["``x``", "first part second part"],
+        ["y", "z"],
+    ]

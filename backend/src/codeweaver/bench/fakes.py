@@ -32,7 +32,7 @@ from codeweaver.workflows.orchestration.prompts import (
 from codeweaver_cache import SemanticCache
 from codeweaver_runtime import DELIVERY_TAG, Embedder, StaticChatModels, open_qdrant
 from codeweaver_runtime.embeddings import Vectors
-from codeweaver_runtime.testing import ScriptedChatModel
+from codeweaver_runtime.testing import DelegatingEmbedder, ScriptedChatModel
 from codeweaver_schema import (
     DocsMeta,
     Evidence,
@@ -204,22 +204,12 @@ class CallRecorder(AsyncCallbackHandler):
         return self.by_branch[""] + max(workers, default=0)
 
 
-class TimedEmbedder:
+class TimedEmbedder(DelegatingEmbedder):
     """Delegates to an embedder and adds up the time spent embedding."""
 
     def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.seconds = 0.0
-
-    @property
-    def model_id(self) -> str:
-        """The inner embedder's id."""
-        return self.inner.model_id
-
-    @property
-    def dimension(self) -> int:
-        """The inner embedder's dimension."""
-        return self.inner.dimension
 
     def embed_sync(self, texts: Sequence[str]) -> Vectors:
         """Embed in this thread, timed."""

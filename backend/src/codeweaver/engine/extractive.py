@@ -34,7 +34,9 @@ from codeweaver_runtime.text import (
     collapse_whitespace,
     content_words,
     english_gloss,
+    grid_table_rows,
     is_code_line,
+    rst_roles,
     split_sentences,
     stem,
 )
@@ -77,7 +79,6 @@ as "sort" goes; the sentence about *key* is the one that says the rest."""
 _FENCED = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 _TABLE_BORDER = re.compile(r"^\s*[+|]?[-=+]{3,}[-=+|\s]*$")
 _SIMPLE_TABLE_ROW = re.compile(r"^(\S.*?\S) {3,}(\S.*)$")
-_ROLE = re.compile(r":[\w:.-]+:`~?([^`<]*?)(?:\s*<[^>]*>)?`")
 _DOUBLE_BACKTICK = re.compile(r"``([^`]+)``")
 _FOOTNOTE = re.compile(r"\(\d+\)")
 _WORD = re.compile(r"[A-Za-z가-힣]{2,}")
@@ -171,13 +172,7 @@ class _Citations:
 
 def _table_rows(lines: list[str]) -> list[str]:
     """Grid-table rows as 'cell — cell', continuation lines folded into the row above."""
-    rows: list[list[str]] = []
-    for line in lines:
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if rows and not cells[0] and len(cells) == len(rows[-1]):
-            rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], cells, strict=True)]
-        else:
-            rows.append(cells)
+    rows = grid_table_rows(lines)
     return [" — ".join(c for c in row if c and not _FOOTNOTE.fullmatch(c)) for row in rows]
 
 
@@ -206,7 +201,7 @@ def plain(text: str) -> str:
     # Fenced code stays as it is: its ``` must not read as a ``literal``.
     parts = re.split(r"(```[^\n]*\n.*?```)", "\n".join(out), flags=re.DOTALL)
     return "".join(
-        part if i % 2 else _DOUBLE_BACKTICK.sub(r"`\1`", _ROLE.sub(r"`\1`", part))
+        part if i % 2 else _DOUBLE_BACKTICK.sub(r"`\1`", rst_roles(part))
         for i, part in enumerate(parts)
     )
 

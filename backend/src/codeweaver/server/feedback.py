@@ -16,7 +16,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
-from codeweaver.context import Context
+from codeweaver.context import Context, context_of
 from codeweaver_cache import CacheUnavailableError, SemanticCache
 from codeweaver_runtime import run_tenant
 
@@ -57,7 +57,7 @@ def build_feedback_graph(*, cache: SemanticCache | None = None) -> FeedbackGraph
         state: FeedbackState, runtime: Runtime[Context]
     ) -> dict[str, Any]:
         # The main graph's settings: its answers were cached under its corpus version.
-        context = runtime.context if runtime.context is not None else Context()
+        context = context_of(runtime)
         entry_id = (state.get("entry_id") or "").strip() or None
         question = (state.get("question") or "").strip() or None
         if entry_id is None and question is None:

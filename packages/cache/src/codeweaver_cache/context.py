@@ -6,11 +6,11 @@ with the other packages' contexts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from codeweaver_cache.decision import HitRule
 from codeweaver_cache.store import DEFAULT_CORPUS_VERSION
-from codeweaver_runtime import RuntimeContext
+from codeweaver_runtime import RuntimeContext, setting
 
 _RULE = HitRule()
 
@@ -19,70 +19,53 @@ _RULE = HitRule()
 class CacheContext(RuntimeContext):
     """How the semantic answer cache looks up, verifies and stores answers."""
 
-    cache_enabled: bool = field(
-        default=True,
-        metadata={"description": "Look answers up in the semantic cache and store new ones."},
+    cache_enabled: bool = setting(
+        True, description="Look answers up in the semantic cache and store new ones."
     )
-    cache_ttl_s: float = field(
-        default=7 * 24 * 3600.0,
-        metadata={
-            "bounds": (0.0, 365 * 24 * 3600.0),
-            "description": "Lifetime of a cached answer in seconds, fixed when it is stored "
-            "(hits do not extend it).",
-        },
+    cache_ttl_s: float = setting(
+        7 * 24 * 3600.0,
+        bounds=(0.0, 365 * 24 * 3600.0),
+        description="Lifetime of a cached answer in seconds, fixed when it is stored "
+        "(hits do not extend it).",
     )
-    cache_top_k: int = field(
-        default=_RULE.top_k,
-        metadata={
-            "bounds": (1, 50),
-            "description": "Candidates fetched by embedding similarity per lookup.",
-        },
+    cache_top_k: int = setting(
+        _RULE.top_k,
+        bounds=(1, 50),
+        description="Candidates fetched by embedding similarity per lookup.",
     )
-    cache_min_similarity: float = field(
-        default=_RULE.min_similarity,
-        metadata={
-            "bounds": (0.0, 1.0),
-            "description": "Minimum cosine similarity of the key questions; also the rival a "
-            "candidate must lead (scripts/calibrate_cache.py).",
-        },
+    cache_min_similarity: float = setting(
+        _RULE.min_similarity,
+        bounds=(0.0, 1.0),
+        description="Minimum cosine similarity of the key questions; also the rival a "
+        "candidate must lead (scripts/calibrate_cache.py).",
     )
-    cache_min_confidence: float = field(
-        default=_RULE.min_confidence,
-        metadata={
-            "bounds": (0.0, 1.0),
-            "description": "Minimum confidence of the fitted hit model (cross-validated by "
-            "scripts/calibrate_cache.py): higher serves fewer, surer hits.",
-        },
+    cache_min_confidence: float = setting(
+        _RULE.min_confidence,
+        bounds=(0.0, 1.0),
+        description="Minimum confidence of the fitted hit model (cross-validated by "
+        "scripts/calibrate_cache.py): higher serves fewer, surer hits.",
     )
-    cache_min_word_similarity: float = field(
-        default=_RULE.min_word_similarity,
-        metadata={
-            "bounds": (0.0, 1.0),
-            "description": "Cosine similarity two swapped words need to count as paraphrases "
-            "when the questions differ by one word each.",
-        },
+    cache_min_word_similarity: float = setting(
+        _RULE.min_word_similarity,
+        bounds=(0.0, 1.0),
+        description="Cosine similarity two swapped words need to count as paraphrases "
+        "when the questions differ by one word each.",
     )
-    cache_verifier_model: str = field(
-        default="",
-        metadata={
-            "description": "Model that confirms a candidate hit: '' for none (a hit then costs "
-            "no model call), 'judge' for the judge role's model, or provider:model."
-        },
+    cache_verifier_model: str = setting(
+        "",
+        description="Model that confirms a candidate hit: '' for none (a hit then costs "
+        "no model call), 'judge' for the judge role's model, or provider:model.",
     )
-    cache_timeout_s: float = field(
-        default=2.0,
-        metadata={
-            "bounds": (0.1, 60.0),
-            "description": "Bound on one cache search or store (embedding and Qdrant); a "
-            "slower cache counts as a miss.",
-        },
+    cache_timeout_s: float = setting(
+        2.0,
+        bounds=(0.1, 60.0),
+        description="Bound on one cache search or store (embedding and Qdrant); a "
+        "slower cache counts as a miss.",
     )
-    cache_corpus_version: str = field(
-        default=DEFAULT_CORPUS_VERSION,
-        metadata={
-            "description": "Version of the corpus answers were drawn from; entries of other "
-            "versions are invisible."
-        },
+    cache_corpus_version: str = setting(
+        DEFAULT_CORPUS_VERSION,
+        description="Version of the corpus answers were drawn from; entries of other "
+        "versions are invisible.",
     )
 
     def cache_rule(self) -> HitRule:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from codeweaver_runtime.text import clean_text, html_to_text
+from codeweaver_runtime.text import clean_text, html_to_text, rst_roles
 from codeweaver_schema import stable_id
 
 logger = logging.getLogger(__name__)
@@ -233,7 +233,7 @@ def load_document(
     if kind == "html":
         title, text = html_to_text(text)
     elif kind == "rst":
-        text = strip_rst_roles(text)
+        text = rst_roles(text, code=False)
         title = _first_heading(text, kind)
     elif kind == "markdown":
         title = _first_heading(text, kind)
@@ -343,7 +343,6 @@ def _load_pdf(data: bytes, file: str) -> SourceDocument:
 
 # --- reST and Markdown structure -------------------------------------------------------------
 
-_RST_ROLE = re.compile(r":(?:[A-Za-z][\w.+-]*:)+`([^`]+)`")
 _RST_ADORNMENT = re.compile(r"^([=\-~^\"'`#*+<>:._])\1{2,}\s*$")
 _MD_ATX = re.compile(r"^ {0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 _MD_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -352,22 +351,6 @@ _RST_CODE_DIRECTIVE = re.compile(
 )
 _PY_TOP_LEVEL = re.compile(r"^(?:async\s+def|def|class)\s+([A-Za-z_]\w*)")
 _OTHER_TOP_LEVEL = re.compile(r"^(?:export\s+)?(?:async\s+)?(?:function|func|fn|class)\s+(\w+)")
-
-
-def strip_rst_roles(text: str) -> str:
-    """Replace Sphinx roles (:func:`os.path.join`, :ref:`label <target>`) by their text."""
-
-    def plain(match: re.Match[str]) -> str:
-        inner = match.group(1)
-        if inner.endswith(">") and "<" in inner:
-            label = inner[: inner.rindex("<")].strip()
-            inner = label or inner[inner.rindex("<") + 1 : -1]
-        inner = inner.lstrip("!")
-        if inner.startswith("~"):
-            inner = inner[1:].rsplit(".", 1)[-1]
-        return inner.lstrip(".")
-
-    return _RST_ROLE.sub(plain, text)
 
 
 def _is_rst_heading(lines: list[str], i: int) -> bool:

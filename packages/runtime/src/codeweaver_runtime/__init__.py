@@ -25,6 +25,8 @@ if TYPE_CHECKING:
         RuntimeContext,
         default_chat_model_name,
         default_data_dir,
+        run_context,
+        setting,
     )
     from codeweaver_runtime.delivery import DELIVERY_TAG, chunks_of, speak
     from codeweaver_runtime.embeddings import (
@@ -111,8 +113,10 @@ _HOMES = {
     "private_file": "codeweaver_runtime.private",
     "redact": "codeweaver_runtime.secrets",
     "resolve_chat_models": "codeweaver_runtime.chat",
+    "run_context": "codeweaver_runtime.context",
     "run_tenant": "codeweaver_runtime.tenancy",
     "scoped_to_caller": "codeweaver_runtime.tenancy",
+    "setting": "codeweaver_runtime.context",
     "speak": "codeweaver_runtime.delivery",
     "strip_thinking": "codeweaver_runtime.replies",
     "tighten": "codeweaver_runtime.private",
@@ -182,8 +186,10 @@ __all__ = [
     "private_file",
     "redact",
     "resolve_chat_models",
+    "run_context",
     "run_tenant",
     "scoped_to_caller",
+    "setting",
     "speak",
     "strip_thinking",
     "tighten",

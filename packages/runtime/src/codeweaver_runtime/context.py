@@ -23,9 +23,12 @@ import math
 import os
 import re
 import typing
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, Unpack, get_args, get_origin, overload
+
+from typing_extensions import TypedDict
 
 from codeweaver_runtime.model_names import (
     MODEL_NAME_HELP,
@@ -33,6 +36,9 @@ from codeweaver_runtime.model_names import (
     ModelNameError,
     parse_model_name,
 )
+
+if TYPE_CHECKING:
+    from langgraph.runtime import Runtime
 
 DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 MAX_TEXT_SETTING_CHARS = 256
@@ -74,51 +80,87 @@ def default_chat_model_name() -> str:
     return OFFLINE
 
 
+_T = TypeVar("_T")
+
+
+class SettingChecks(TypedDict, total=False):
+    """What `validate_fields` checks of a setting, beyond its type (its field metadata)."""
+
+    bounds: tuple[float, float]
+    """Inclusive range a number is clamped to."""
+    pattern: str
+    """Regular expression the whole text must match."""
+    pattern_help: str
+    """What `pattern` accepts, in words, for the refusal's message."""
+    model_name: bool
+    """The text must name a model (`provider:model`, or `offline`)."""
+
+
+@overload
+def setting(default: _T, *, description: str, **checks: Unpack[SettingChecks]) -> _T: ...
+
+
+@overload
+def setting(
+    *, factory: Callable[[], _T], description: str, **checks: Unpack[SettingChecks]
+) -> _T: ...
+
+
+def setting(
+    default: Any = MISSING,
+    *,
+    factory: Callable[[], Any] | None = None,
+    description: str,
+    **checks: Unpack[SettingChecks],
+) -> Any:
+    """A run-context field: its default (or `factory`), its help, and what is checked of it.
+
+    Args:
+        default: The value when the client sends none.
+        factory: Makes the default instead, when it is mutable or read from the environment.
+        description: What Studio shows as the setting's help.
+        **checks: What `validate_fields` checks besides the type (`SettingChecks`).
+    """
+    metadata = {"description": description, **checks}
+    if factory is not None:
+        return field(default_factory=factory, metadata=metadata)
+    return field(default=default, metadata=metadata)
+
+
 @dataclass(kw_only=True)
 class RuntimeContext:
     """Models, embeddings and storage: what every CodeWeaver graph may need."""
 
-    chat_model: str = field(
-        default_factory=default_chat_model_name,
-        metadata={
-            "model_name": True,
-            "description": "Chat model as provider:model (openai:gpt-4o-mini, "
-            "google_genai:gemini-2.5-flash), or 'offline' for the built-in engine. Defaults to "
-            "the first provider with a key in the environment, else offline. A model at its own "
-            "server (provider:model@URL) only as the operator configured it.",
-        },
+    chat_model: str = setting(
+        factory=default_chat_model_name,
+        model_name=True,
+        description="Chat model as provider:model (openai:gpt-4o-mini, "
+        "google_genai:gemini-2.5-flash), or 'offline' for the built-in engine. Defaults to "
+        "the first provider with a key in the environment, else offline. A model at its own "
+        "server (provider:model@URL) only as the operator configured it.",
     )
-    planner_model: str = field(
-        default_factory=lambda: _env("CODEWEAVER_PLANNER_MODEL"),
-        metadata={
-            "model_name": True,
-            "description": "Model for planning and analysis; empty uses chat_model.",
-        },
+    planner_model: str = setting(
+        factory=lambda: _env("CODEWEAVER_PLANNER_MODEL"),
+        model_name=True,
+        description="Model for planning and analysis; empty uses chat_model.",
     )
-    judge_model: str = field(
-        default_factory=lambda: _env("CODEWEAVER_JUDGE_MODEL"),
-        metadata={
-            "model_name": True,
-            "description": "Model for rerank, sufficiency and grading; empty uses chat_model.",
-        },
+    judge_model: str = setting(
+        factory=lambda: _env("CODEWEAVER_JUDGE_MODEL"),
+        model_name=True,
+        description="Model for rerank, sufficiency and grading; empty uses chat_model.",
     )
-    answer_model: str = field(
-        default_factory=lambda: _env("CODEWEAVER_ANSWER_MODEL"),
-        metadata={
-            "model_name": True,
-            "description": "Model that writes answers; empty uses chat_model.",
-        },
+    answer_model: str = setting(
+        factory=lambda: _env("CODEWEAVER_ANSWER_MODEL"),
+        model_name=True,
+        description="Model that writes answers; empty uses chat_model.",
     )
-    model_timeout_s: float = field(
-        default=60.0,
-        metadata={
-            "description": "Timeout of one chat-model call, in seconds (1 to 600).",
-            "bounds": (1.0, 600.0),
-        },
+    model_timeout_s: float = setting(
+        60.0,
+        bounds=(1.0, 600.0),
+        description="Timeout of one chat-model call, in seconds (1 to 600).",
     )
-    tenant: str = field(
-        default="default",
-        metadata={"description": "Tenant or user whose documents and cache entries are used."},
+    tenant: str = setting(
+        "default", description="Tenant or user whose documents and cache entries are used."
     )
 
     def __post_init__(self) -> None:
@@ -133,6 +175,18 @@ class RuntimeContext:
             "answer": self.answer_model,
         }.get(role, "")
         return specific or self.chat_model
+
+
+_C = TypeVar("_C", bound=RuntimeContext)
+
+
+def run_context(runtime: Runtime[Any], kind: type[_C]) -> _C:
+    """The run's context as `kind`, or `kind`'s defaults when the graph runs without one.
+
+    Studio and a bare `invoke` may start a run with no context; every package reads it this way.
+    """
+    context = runtime.context
+    return context if isinstance(context, kind) else kind()
 
 
 _FIELD_TYPES: dict[type[RuntimeContext], dict[str, Any]] = {}

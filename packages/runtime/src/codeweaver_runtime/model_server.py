@@ -346,6 +346,37 @@ class ModelServer:
         after = self.quirks.cut_stream_after
         return after is not None and after < len(pieces)
 
+    def _reply(
+        self,
+        request: ChatRequest,
+        *,
+        error: Callable[[_Failure], dict[str, Any]],
+        whole: Callable[[_Rendered, Usage], dict[str, Any]],
+        streamed: Callable[[_Rendered, list[str], Usage], AsyncIterator[str]],
+    ) -> Any:
+        """The response to a request, in its protocol's bodies, recorded as an exchange.
+
+        A failure the quirks call for is answered with `error`'s body; otherwise the rendered
+        reply as one `whole` body, or as the `streamed` events when the request streams.
+        """
+        from starlette.responses import JSONResponse, StreamingResponse
+
+        arrived = self.clock()
+        failure = self._failure(request)
+        if failure is not None:
+            self._record(Exchange(request, failure.status, arrived, outcome=failure.outcome))
+            return JSONResponse(error(failure), status_code=failure.status, headers=failure.headers)
+        rendered = self._render(request)
+        usage = Usage(count_tokens(request.text()), count_tokens(rendered.output))
+        if not request.stream:
+            self._record(Exchange(request, 200, arrived, usage))
+            return JSONResponse(whole(rendered, usage))
+        pieces = _tokens(rendered.text)
+        self._record(
+            Exchange(request, 200, arrived, usage, "cut" if self._cut(pieces) else "streamed")
+        )
+        return StreamingResponse(streamed(rendered, pieces, usage), media_type="text/event-stream")
+
     # --- OpenAI ---------------------------------------------------------------------------
 
     async def _openai_models(self, request: Any) -> Any:
@@ -366,39 +397,25 @@ class ModelServer:
         )
 
     async def _openai_chat(self, http: Any) -> Any:
-        from starlette.responses import JSONResponse, StreamingResponse
-
         body = await http.json()
         request = _openai_request(body, dict(http.headers))
-        arrived = self.clock()
-        failure = self._failure(request)
-        if failure is not None:
-            self._record(Exchange(request, failure.status, arrived, outcome=failure.outcome))
-            return JSONResponse(
-                {
-                    "error": {
-                        "message": failure.message,
-                        "type": "invalid_request_error" if failure.status < 500 else "server_error",
-                        "param": failure.param,
-                        "code": "rate_limit_exceeded" if failure.status == 429 else None,
-                    }
-                },
-                status_code=failure.status,
-                headers=failure.headers,
-            )
-        rendered = self._render(request)
-        usage = Usage(count_tokens(request.text()), count_tokens(rendered.output))
         completion_id = f"chatcmpl-{uuid.uuid4().hex[:24]}"
-        if not request.stream:
-            self._record(Exchange(request, 200, arrived, usage))
-            return JSONResponse(_openai_completion(completion_id, request.model, rendered, usage))
-        pieces = _tokens(rendered.text)
-        self._record(
-            Exchange(request, 200, arrived, usage, "cut" if self._cut(pieces) else "streamed")
-        )
-        return StreamingResponse(
-            self._openai_stream(completion_id, request, rendered, pieces, usage),
-            media_type="text/event-stream",
+        return self._reply(
+            request,
+            error=lambda failure: {
+                "error": {
+                    "message": failure.message,
+                    "type": "invalid_request_error" if failure.status < 500 else "server_error",
+                    "param": failure.param,
+                    "code": "rate_limit_exceeded" if failure.status == 429 else None,
+                }
+            },
+            whole=lambda rendered, usage: _openai_completion(
+                completion_id, request.model, rendered, usage
+            ),
+            streamed=lambda rendered, pieces, usage: self._openai_stream(
+                completion_id, request, rendered, pieces, usage
+            ),
         )
 
     async def _openai_stream(
@@ -466,38 +483,27 @@ class ModelServer:
     # --- Gemini ---------------------------------------------------------------------------
 
     async def _gemini(self, http: Any) -> Any:
-        from starlette.responses import JSONResponse, StreamingResponse
-
         model, _, method = str(http.path_params["target"]).partition(":")
         body = await http.json()
         stream = method == "streamGenerateContent"
         request = _gemini_request(model, body, dict(http.headers), stream=stream)
-        arrived = self.clock()
-        failure = self._failure(request)
-        if failure is not None:
-            self._record(Exchange(request, failure.status, arrived, outcome=failure.outcome))
+        response_id = uuid.uuid4().hex[:22]
+
+        def error(failure: _Failure) -> dict[str, Any]:
             status = {400: "INVALID_ARGUMENT", 429: "RESOURCE_EXHAUSTED"}.get(
                 failure.status, "INTERNAL"
             )
-            return JSONResponse(
-                {"error": {"code": failure.status, "message": failure.message, "status": status}},
-                status_code=failure.status,
-                headers=failure.headers,
-            )
-        rendered = self._render(request)
-        usage = Usage(count_tokens(request.text()), count_tokens(rendered.output))
-        response_id = uuid.uuid4().hex[:22]
-        if not stream:
-            self._record(Exchange(request, 200, arrived, usage))
-            parts = _gemini_parts(rendered.text, rendered.tool)
-            return JSONResponse(_gemini_response(response_id, model, parts, "STOP", usage))
-        pieces = _tokens(rendered.text)
-        self._record(
-            Exchange(request, 200, arrived, usage, "cut" if self._cut(pieces) else "streamed")
-        )
-        return StreamingResponse(
-            self._gemini_stream(response_id, model, rendered, pieces, usage),
-            media_type="text/event-stream",
+            return {"error": {"code": failure.status, "message": failure.message, "status": status}}
+
+        return self._reply(
+            request,
+            error=error,
+            whole=lambda rendered, usage: _gemini_response(
+                response_id, model, _gemini_parts(rendered.text, rendered.tool), "STOP", usage
+            ),
+            streamed=lambda rendered, pieces, usage: self._gemini_stream(
+                response_id, model, rendered, pieces, usage
+            ),
         )
 
     async def _gemini_stream(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 OPEN, CLOSE = "<think>", "</think>"
@@ -132,22 +133,34 @@ def _candidates(text: str) -> list[str]:
     return found
 
 
-def _balanced(text: str, start: int) -> str | None:
-    """The `{…}` starting at `start`, up to its matching brace, outside strings."""
-    depth = 0
+def _json_characters(text: str, start: int = 0) -> Iterator[tuple[int, str, bool]]:
+    """Each character from `start`, its index, and whether it belongs to a JSON string.
+
+    A string's quotes belong to it, and so does an escaped quote inside it.
+    """
     in_string = escaped = False
     for i in range(start, len(text)):
         char = text[i]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
+        if not in_string:
+            in_string = char == '"'
+            yield i, char, in_string
+            continue
+        yield i, char, True
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
         elif char == '"':
-            in_string = True
-        elif char in "{[":
+            in_string = False
+
+
+def _balanced(text: str, start: int) -> str | None:
+    """The `{…}` starting at `start`, up to its matching brace, outside strings."""
+    depth = 0
+    for i, char, quoted in _json_characters(text, start):
+        if quoted:
+            continue
+        if char in "{[":
             depth += 1
         elif char in "}]":
             depth -= 1
@@ -159,20 +172,8 @@ def _balanced(text: str, start: int) -> str | None:
 def without_trailing_commas(text: str) -> str:
     """JSON text without commas before a closing brace or bracket (strings left alone)."""
     out: list[str] = []
-    in_string = escaped = False
-    for i, char in enumerate(text):
-        if in_string:
-            out.append(char)
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-            continue
-        if char == '"':
-            in_string = True
-        elif char == ",":
+    for i, char, quoted in _json_characters(text):
+        if not quoted and char == ",":
             following = _NEXT_CHAR.match(text, i + 1)
             if following is not None and following.group(1) in "}]":
                 continue

@@ -25,7 +25,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable, RunnableLambda, RunnableParallel
 from pydantic import BaseModel, PrivateAttr
 
-from codeweaver_runtime.embeddings import Vectors
+from codeweaver_runtime.embeddings import Embedder, Vectors
 from codeweaver_runtime.text import words
 
 
@@ -167,3 +167,32 @@ class HashEmbedder:
     async def embed(self, texts: Sequence[str]) -> Vectors:
         """Encode texts (instantly, so no thread is needed)."""
         return self.embed_sync(texts)
+
+
+class DelegatingEmbedder:
+    """An embedder that hands every call to `inner`.
+
+    A subclass overrides the call it observes or slows: to time embedding, or to act out a
+    cold model load.
+    """
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+
+    @property
+    def model_id(self) -> str:
+        """The inner embedder's id."""
+        return self.inner.model_id
+
+    @property
+    def dimension(self) -> int:
+        """The inner embedder's dimension."""
+        return self.inner.dimension
+
+    def embed_sync(self, texts: Sequence[str]) -> Vectors:
+        """The inner embedder's vectors, encoded in this thread."""
+        return self.inner.embed_sync(texts)
+
+    async def embed(self, texts: Sequence[str]) -> Vectors:
+        """The inner embedder's vectors, encoded without blocking the event loop."""
+        return await self.inner.embed(texts)

@@ -367,6 +367,63 @@ def english_gloss(text: str) -> str:
 # --- markup ----------------------------------------------------------------------------------
 
 
+_RST_ROLE = re.compile(r":(?:[A-Za-z][\w+-]*:)?([A-Za-z][\w+-]*):`([^`]*)`")
+_RST_TEXT_ROLES = frozenset(
+    {
+        *("term", "ref", "doc", "abbr", "dfn", "manpage", "guilabel", "menuselection", "kbd"),
+        *("program", "mailheader", "newsgroup", "source", "token", "keyword", "option"),
+        *("envvar", "file", "samp", "makevar", "gh", "issue"),
+    }
+)
+"""Roles whose text is prose, not a name in code."""
+
+
+def rst_roles(text: str, *, code: bool = True) -> str:
+    """Sphinx roles as Sphinx shows them: :func:`~os.path.join` as `join()`, :pep:`8` as PEP 8.
+
+    A role's text is its label when it has one (:ref:`the guide <guide>`), the last part of a
+    name marked `~`, a name without the leading dot of :class:`.HTMLParser`, and a function's
+    or method's name gains `()`. Names in code become code spans, or stay bare with
+    `code=False` (plain text to search); prose roles (:term:, :ref:, :kbd: ...) stay prose.
+    Any domain is read (:py:func:, :c:func:).
+    """
+
+    def shown(match: re.Match[str]) -> str:
+        role, raw = match.group(1), match.group(2)
+        label, _, target = raw.partition("<")
+        name = label.strip() or target.rstrip(">").strip()
+        if role in ("pep", "rfc"):
+            return f"{role.upper()} {name}"
+        if role in _RST_TEXT_ROLES:
+            return name.strip("!~")
+        # As Sphinx reads a name: `!` unlinks it, a leading `.` is for the lookup alone, and
+        # `~` shows its last part.
+        name = name.lstrip("!").lstrip(".")
+        if name.startswith("~"):
+            name = name[1:].rsplit(".", 1)[-1]
+        if role in ("func", "meth") and not name.endswith(")"):
+            name += "()"
+        return f"`{name}`" if code else name
+
+    return _RST_ROLE.sub(shown, text)
+
+
+def grid_table_rows(lines: list[str]) -> list[list[str]]:
+    """The cells of a reST grid table's rows (`| a | b |` lines, borders left out).
+
+    A line whose first cell is empty and that has as many cells as the row above continues that
+    row: each of its cells is joined to the cell above it.
+    """
+    rows: list[list[str]] = []
+    for line in lines:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if rows and not cells[0] and len(cells) == len(rows[-1]):
+            rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], cells, strict=True)]
+        else:
+            rows.append(cells)
+    return rows
+
+
 class HtmlText(NamedTuple):
     """An HTML page or fragment as Markdown-like text."""
 

@@ -7,10 +7,10 @@ environment.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import get_args
 
-from codeweaver_runtime import RuntimeContext
+from codeweaver_runtime import RuntimeContext, setting
 from codeweaver_schema import SourceName
 
 ALL_SOURCES: tuple[SourceName, ...] = get_args(SourceName)
@@ -26,61 +26,46 @@ search is bounded by the run's own timeout."""
 class SearchContext(RuntimeContext):
     """How the search subgraph retrieves, judges and refines."""
 
-    search_sources: list[SourceName] = field(
-        default_factory=lambda: list(ALL_SOURCES),
-        metadata={
-            "description": "Sources to ask: stackoverflow, github, docs, local. A source without "
-            "its key (GITHUB_TOKEN, TAVILY_API_KEY) is skipped with a reason in errors."
-        },
+    search_sources: list[SourceName] = setting(
+        factory=lambda: list(ALL_SOURCES),
+        description="Sources to ask: stackoverflow, github, docs, local. A source without "
+        "its key (GITHUB_TOKEN, TAVILY_API_KEY) is skipped with a reason in errors.",
     )
-    search_max_iterations: int = field(
-        default=2,
-        metadata={
-            "bounds": (1, MAX_ROUNDS),
-            "description": "Retrieval rounds at most, the first one included; each further "
-            "round searches again with a refined query. 1 disables refinement; at most 6.",
-        },
+    search_max_iterations: int = setting(
+        2,
+        bounds=(1, MAX_ROUNDS),
+        description="Retrieval rounds at most, the first one included; each further "
+        "round searches again with a refined query. 1 disables refinement; at most 6.",
     )
-    search_top_k: int = field(
-        default=8,
-        metadata={"bounds": (1, 50), "description": "Evidence items kept after reranking."},
+    search_top_k: int = setting(
+        8, bounds=(1, 50), description="Evidence items kept after reranking."
     )
-    search_results_per_source: int = field(
-        default=5,
-        metadata={
-            "bounds": (1, 50),
-            "description": "Results asked of each source per round, before intent policy.",
-        },
+    search_results_per_source: int = setting(
+        5,
+        bounds=(1, 50),
+        description="Results asked of each source per round, before intent policy.",
     )
-    search_source_timeout_s: float = field(
-        default=10.0,
-        metadata={
-            "bounds": (0.5, MAX_SOURCE_TIMEOUT_S),
-            "description": "Time one source may take per round, in seconds.",
-        },
+    search_source_timeout_s: float = setting(
+        10.0,
+        bounds=(0.5, MAX_SOURCE_TIMEOUT_S),
+        description="Time one source may take per round, in seconds.",
     )
-    search_sufficiency_threshold: float = field(
-        default=0.6,
-        metadata={
-            "bounds": (0.0, 2.0),
-            "description": "Sufficiency score (0-1) at which the evidence is judged enough and "
-            "the loop stops; above 1, never enough (every round runs).",
-        },
+    search_sufficiency_threshold: float = setting(
+        0.6,
+        bounds=(0.0, 2.0),
+        description="Sufficiency score (0-1) at which the evidence is judged enough and "
+        "the loop stops; above 1, never enough (every round runs).",
     )
-    search_intent_policy: bool = field(
-        default=True,
-        metadata={
-            "description": "Weigh sources by intent: debugging asks Stack Overflow for more, "
-            "learning favours official docs, code review favours GitHub code."
-        },
+    search_intent_policy: bool = setting(
+        True,
+        description="Weigh sources by intent: debugging asks Stack Overflow for more, "
+        "learning favours official docs, code review favours GitHub code.",
     )
-    search_model_candidates: int = field(
-        default=12,
-        metadata={
-            "bounds": (1, 50),
-            "description": "Evidence items sent to the judge model in its one call per round "
-            "(the best by embedding similarity).",
-        },
+    search_model_candidates: int = setting(
+        12,
+        bounds=(1, 50),
+        description="Evidence items sent to the judge model in its one call per round "
+        "(the best by embedding similarity).",
     )
 
 

@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 
 from codeweaver_cache.context import CacheContext
 from codeweaver_cache.store import SemanticCache
-from codeweaver_runtime import Collaborators
+from codeweaver_runtime import Collaborators, run_context
 from codeweaver_schema import Answer, CacheDecision, ErrorKind, ErrorRecord, answer_message
 
 
@@ -29,8 +29,7 @@ class CacheDeps(Collaborators):
 
 def cache_context(runtime: Runtime[CacheContext]) -> CacheContext:
     """The run's context; the defaults when the graph runs without one (Studio, a bare invoke)."""
-    context = runtime.context
-    return context if isinstance(context, CacheContext) else CacheContext()
+    return run_context(runtime, CacheContext)
 
 
 def error(node: str, kind: ErrorKind, exc: BaseException) -> ErrorRecord:

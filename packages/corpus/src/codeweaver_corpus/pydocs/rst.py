@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from codeweaver_runtime.text import grid_table_rows, rst_roles
+
 API_DIRECTIVES = frozenset(
     {
         "function",
@@ -60,7 +62,6 @@ _DIRECTIVE = re.compile(r"^(\s*)\.\. (?:py:)?([\w-]+)::\s*(.*?)\s*$")
 _COMMENT = re.compile(r"^(\s*)\.\.(?:\s|$)(?!\s*\w[\w-]*::)")
 _LABEL = re.compile(r"^\s*\.\. _[^:]+:\s*$|^\s*\.\. \|[^|]+\|")
 _ADORNMENT = re.compile(r"^([=\-~^\"'`#*+<>:._])\1{2,}\s*$")
-_ROLE = re.compile(r":(?:py:)?([\w-]+):`([^`]*)`")
 _LITERAL = re.compile(r"``(.+?)``")
 _TABLE_BORDER = re.compile(r"^\s*\+[-=+]+\+\s*$|^\s*=+(\s+=+)+\s*$")
 _NAME = re.compile(r"^([\w.]+)")
@@ -116,34 +117,6 @@ _DROPPED = frozenset(
         "glossary",
     }
 )
-_PLAIN_ROLES = frozenset(
-    {
-        "term",
-        "ref",
-        "doc",
-        "abbr",
-        "dfn",
-        "manpage",
-        "guilabel",
-        "menuselection",
-        "kbd",
-        "program",
-        "mailheader",
-        "newsgroup",
-        "source",
-        "token",
-        "keyword",
-        "option",
-        "envvar",
-        "file",
-        "samp",
-        "makevar",
-        "rfc",
-        "pep",
-        "gh",
-        "issue",
-    }
-)
 
 
 @dataclass
@@ -191,25 +164,9 @@ def slug(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", lowered).strip("-")
 
 
-def _role(match: re.Match[str]) -> str:
-    role, raw = match.group(1), match.group(2)
-    text, _, target = raw.partition("<")
-    text = text.strip() or target.rstrip(">").strip()
-    if role in ("pep", "rfc"):
-        return f"{role.upper()} {text}"
-    if role in _PLAIN_ROLES:
-        return text.strip("!~")
-    if text.startswith("~"):
-        text = text[1:].rsplit(".", 1)[-1]
-    text = text.lstrip("!")
-    if role in ("func", "meth") and not text.endswith(")"):
-        text += "()"
-    return f"`{text}`"
-
-
 def inline(text: str) -> str:
     """Inline reST markup as Markdown: roles and literals become code spans."""
-    text = _ROLE.sub(_role, text)
+    text = rst_roles(text)
     text = _LITERAL.sub(lambda m: f"`{m.group(1)}`", text)
     return text.replace("\\ ", "").replace("\\*", "*")
 
@@ -251,14 +208,7 @@ def _block_end(lines: list[str], start: int, indent: int) -> int:
 
 def _table_rows(rows: list[str]) -> list[str]:
     """Grid-table rows as 'cell — cell' lines, continuation lines folded into their row."""
-    out: list[list[str]] = []
-    for row in rows:
-        cells = [c.strip() for c in row.strip().strip("|").split("|")]
-        if out and not cells[0] and len(cells) == len(out[-1]):
-            out[-1] = [f"{a} {b}".strip() for a, b in zip(out[-1], cells, strict=True)]
-        else:
-            out.append(cells)
-    return [" — ".join(c for c in cells if c) for cells in out if any(cells)]
+    return [" — ".join(c for c in cells if c) for cells in grid_table_rows(rows) if any(cells)]
 
 
 def render(lines: list[str]) -> tuple[str, list[str]]:

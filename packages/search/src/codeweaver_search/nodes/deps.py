@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 
-from codeweaver_runtime import Collaborators, Node, scoped_to_caller
+from codeweaver_runtime import Collaborators, Node, run_context, scoped_to_caller
 from codeweaver_schema import SourceName
 from codeweaver_search.context import SearchContext
 from codeweaver_search.sources import Source, default_sources
@@ -45,5 +45,4 @@ def search_context(runtime: Runtime[SearchContext]) -> SearchContext:
     Under LangGraph Server with auth, the tenant (whose local documents are searched) is the
     authenticated caller, never what the client put in the context.
     """
-    context = runtime.context
-    return scoped_to_caller(context if isinstance(context, SearchContext) else SearchContext())
+    return scoped_to_caller(run_context(runtime, SearchContext))
