@@ -40,6 +40,17 @@ def test_everyday_questions_find_their_api(index: DocsIndex, question: str, api:
     assert api in top(index, question), top(index, question)
 
 
+def test_one_answer_stands_once_in_the_results(index: DocsIndex) -> None:
+    # "limit a float to two decimal places" lifts every unit of the long format-spec section
+    # alike; one of them is enough, and the other places go to other answers.
+    vector = get_embedder(DEFAULT_EMBEDDING_MODEL).embed_sync(["Limiting floats to two decimals"])
+    hits = index.search(vector[0], "Limiting floats to two decimals", k=8)
+    keys = [h.unit.name if h.unit.kind == "api" else h.url for h in hits]
+    assert len(keys) == len(set(keys)) == 8, keys
+    sections = [u for u in index.units if u.anchor == "format-specification-mini-language"]
+    assert len(sections) > 1, "the section is split into several units"
+
+
 def test_a_question_that_names_an_api_in_code_lifts_it(index: DocsIndex) -> None:
     assert set(index.named_units("what does `os.path.join` do with getsize()?")) >= {
         i for name in ("os.path.join", "os.path.getsize") for i in index._by_name[name]

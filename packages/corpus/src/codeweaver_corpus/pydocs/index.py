@@ -196,8 +196,27 @@ class DocsIndex:
         for i in self.module_units(question):
             scores[i] += MODULE_BONUS
         scores -= PASSAGE_PENALTY * self._passages
-        top = np.argsort(-scores, kind="stable")[:k]
+        top = self._distinct(np.argsort(-scores, kind="stable"), k)
         return [DocHit(self.units[i], int(i), float(scores[i]), via.get(int(i))) for i in top]
+
+    def _distinct(self, order: NDArray[np.intp], k: int) -> list[int]:
+        """The first `k` units of `order` that are not the same answer again.
+
+        One API can have two entries (`range` in the built-in functions and in the built-in
+        types) and a long section is split into several units, which one task phrase lifts
+        alike: the best of each is enough, and the other places go to other answers.
+        """
+        chosen: list[int] = []
+        seen: set[str] = set()
+        for i in order:
+            unit = self.units[int(i)]
+            key = unit.name if unit.kind == "api" else f"{unit.doc}#{unit.anchor}"
+            if key not in seen:
+                seen.add(key)
+                chosen.append(int(i))
+                if len(chosen) == k:
+                    break
+        return chosen
 
     def named_units(self, question: str) -> set[int]:
         """Units of the APIs a question names in code form: dotted, called, snake_case or quoted."""
