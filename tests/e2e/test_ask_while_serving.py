@@ -94,6 +94,12 @@ def test_ask_goes_to_the_running_server_and_keeps_its_thread(tmp_path: Path) -> 
         assert second["server"] == url
         assert second["question_type"] == "clarification", second
         assert "Following up" in second["answer"]
+
+        # The server's answer says when it declined, as the in-process one does.
+        assert first["declined"] is False
+        declined = _ask(home, "How do I undo the last git commit?", "other-thread")
+        assert declined["declined"] is True
+        assert declined["decline_reason"] == "out_of_scope"
     finally:
         # SIGTERM to `serve` alone: it stops its server and removes the record.
         os.kill(proc.pid, signal.SIGTERM)

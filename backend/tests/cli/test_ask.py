@@ -45,8 +45,10 @@ def test_ask_json_then_the_same_question_from_the_cache(tmp_path: Path) -> None:
     report: dict[str, Any] = json.loads(first.stdout)
     assert set(report) >= {
         "answer", "citations", "route", "routing_reason", "question_type", "intent",
-        "cache_hit", "errors", "model_calls", "nodes",
+        "cache_hit", "errors", "model_calls", "nodes", "declined", "decline_reason",
     }  # fmt: skip
+    assert report["declined"] is False
+    assert report["decline_reason"] is None
     assert report["route"] == "single"
     assert not report["cache_hit"]
     assert report["citations"], report["answer"]
@@ -62,6 +64,17 @@ def test_ask_json_then_the_same_question_from_the_cache(tmp_path: Path) -> None:
     assert again["model_calls"] == 0
     assert not [n for n in again["nodes"] if n.startswith(SEARCH_NODES)]
     assert again["answer"] == report["answer"]
+
+
+@pytest.mark.slow
+def test_ask_json_says_when_and_why_it_declined(tmp_path: Path) -> None:
+    result = ask(tmp_path, "How do I undo the last git commit?", "--json")
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads(result.stdout)
+    assert report["declined"] is True
+    assert report["decline_reason"] == "out_of_scope"
+    assert report["citations"] == []
+    assert "Git" in report["answer"]
 
 
 def test_empty_question_is_a_clear_error() -> None:

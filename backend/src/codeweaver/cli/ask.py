@@ -39,6 +39,10 @@ class RunReport:
     thread_id: str
     seconds: float
     warning: str | None = None
+    declined: bool = False
+    """The engine said it could not find the answer instead of answering."""
+    decline_reason: str | None = None
+    """Why: `out_of_scope`, `below_relevance_floor` or `no_evidence`."""
     flow: list[dict[str, Any]] = field(default_factory=list)
     server: str | None = None
     """The `codeweaver serve` that answered, when one runs on this data directory."""
@@ -163,5 +167,7 @@ async def run_question(
         thread_id=thread_id,
         seconds=round(time.perf_counter() - started, 3),
         warning=answer.warning if answer else None,
+        declined=bool(answer and answer.declined),
+        decline_reason=answer.decline_reason if answer else None,
         flow=[{"node": s.node, "ms": round(s.duration_ms, 1)} for s in values.get("flow", [])],
     )

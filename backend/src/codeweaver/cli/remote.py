@@ -158,6 +158,8 @@ async def ask_server(
         "thread_id": thread_id,
         "seconds": round(time.perf_counter() - started, 3),
         "warning": answer.get("warning"),
+        "declined": bool(answer.get("declined")),
+        "decline_reason": answer.get("decline_reason"),
         "flow": [
             {"node": s.get("node"), "ms": round(float(s.get("duration_ms", 0.0)), 1)}
             for s in values.get("flow", [])
