@@ -188,6 +188,25 @@ async def test_a_traceback_gets_what_the_error_means_then_the_fix(
     assert "**Check:**" in answer.text
 
 
+async def test_a_named_exception_is_explained_even_when_nothing_reaches_the_floor(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    # The user pasted the exception: its entry says what it means whatever its score, but no
+    # fix is guessed from evidence below the floor.
+    question = "Traceback (most recent call last):\n  File \"a.py\", line 3\nKeyError: 'x'"
+    evidence = [unit(index, "py_compile.PyCompileError", 0.64), unit(index, "KeyError", 0.63)]
+    answer = await extractive_answer(
+        question, analysis("Python KeyError: 'x'", "debugging"), evidence, embedder
+    )
+    assert not answer.declined
+    assert "**What the error means:** `KeyError` — Raised when a mapping" in answer.text
+    assert "PyCompileError" not in answer.text
+    assert "I found no fix for it in the sources I searched" in answer.text
+    assert [c.title for c in answer.citations] == [evidence[1].title]
+    how_to = await answer_to("KeyError: 'x'", evidence, embedder)
+    assert how_to.declined, "only a debugging question names what to explain"
+
+
 async def test_below_the_floor_it_declines_and_says_what_was_searched(
     index: DocsIndex, embedder: Embedder
 ) -> None:

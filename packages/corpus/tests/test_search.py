@@ -56,6 +56,8 @@ def test_a_question_that_names_an_api_in_code_lifts_it(index: DocsIndex) -> None
         i for name in ("os.path.join", "os.path.getsize") for i in index._by_name[name]
     }
     assert index.named_units("how do I join two paths") == set()
+    assert set(index._by_name["KeyError"]) <= index.named_units("Python KeyError: 'x'")
+    assert index.named_units("an error occurred") == set()
 
 
 def test_a_module_named_in_words_counts_unless_it_is_an_english_word(index: DocsIndex) -> None:

@@ -111,6 +111,8 @@ HEADINGS: dict[str, dict[str, str]] = {
         "fix": "Fix",
         "verify": "Check",
         "verify_text": "Run the failing code again after the change; the error should be gone.",
+        "no_fix": "I found no fix for it in the sources I searched: ask with the code that "
+        "raises it, or add a source (a model, the web sources, `codeweaver ingest`).",
         "review": "Notes from the documentation on what your code uses",
     },
     "ko": {
@@ -122,6 +124,8 @@ HEADINGS: dict[str, dict[str, str]] = {
         "fix": "해결 방법",
         "verify": "확인",
         "verify_text": "수정한 뒤 실패하던 코드를 다시 실행해 오류가 사라졌는지 확인하세요.",
+        "no_fix": "검색한 출처에서 해결 방법을 찾지 못했습니다. 오류를 일으키는 코드와 함께 "
+        "다시 질문하거나 출처를 추가하세요 (모델, 웹 출처, `codeweaver ingest`).",
         "review": "코드가 사용하는 API에 대한 문서 내용",
     },
 }
@@ -546,19 +550,30 @@ def _title(evidence: Evidence) -> str:
     return "*" + escape_markdown(title) + "*"
 
 
-async def _compose_debugging(draft: _Draft, exception: str) -> list[str] | None:
-    """The exception's meaning from its entry, then the best other item as the fix."""
-    h, evidence = draft.h, draft.evidence
+def _exception_entry(evidence: list[Evidence], exception: str) -> tuple[int, str] | None:
+    """The documentation entry of the exception a traceback names, when the evidence holds it."""
     entries = [(i, api) for i, api in _api_evidence(evidence) if _short_name(api) == exception]
-    if not entries:
+    return entries[0] if entries else None
+
+
+async def _compose_debugging(draft: _Draft, exception: str, floor: float) -> list[str] | None:
+    """The exception's meaning from its entry, then the best other item as the fix.
+
+    The entry answers "what does this error mean" whatever its score: the user named the
+    exception. The fix is only quoted from an item that reaches the floor; without one the
+    answer says what the error means and how to check, and does not guess a fix.
+    """
+    h, evidence = draft.h, draft.evidence
+    entry = _exception_entry(evidence, exception)
+    if entry is None:
         return None
-    item, api = entries[0]
+    item, api = entry
     _, description = _api_parts(evidence[item])
     meaning = sentences_of(evidence[item].model_copy(update={"content": description}))[:2]
     if not meaning:
         return None
     out = [f"**{h['cause']}:** `{api}` — {' '.join(meaning)} {draft.cites.cite(item)}"]
-    rest = [i for i in range(len(evidence)) if i != item and _relevance(evidence[i]) > 0]
+    rest = [i for i in range(len(evidence)) if i != item and _relevance(evidence[i]) >= floor]
     if rest:
         fix = rest[0]
         meta = evidence[fix].meta
@@ -568,7 +583,9 @@ async def _compose_debugging(draft: _Draft, exception: str) -> list[str] | None:
             out += await _compose_api(draft, fix, other_api)
         else:
             out += await _compose_passage(draft, fix)
-    out += ["", f"**{h['verify']}:** {h['verify_text']}"]
+        out += ["", f"**{h['verify']}:** {h['verify_text']}"]
+    else:
+        out += ["", f"**{h['fix']}:** {h['no_fix']}"]
     return out
 
 
@@ -627,15 +644,21 @@ async def extractive_answer(
     if not ranked:
         return decline(question, analysis, "no_evidence", errors or [])
     relevance = _relevance(ranked[0])
-    if relevance < floor_for(analysis.standalone_question or question, language, floor):
+    needed = floor_for(analysis.standalone_question or question, language, floor)
+    exception = _exception_asked(question) if analysis.intent == "debugging" else None
+    explained = exception is not None and _exception_entry(ranked, exception) is not None
+    if relevance < needed and not explained:
         return decline(
             question, analysis, "below_relevance_floor", errors or [], relevance=relevance
         )
     draft = _Draft(basis, language, ranked, embedder, _Citations(ranked))
     body: list[str] | None = None
-    exception = _exception_asked(question) if analysis.intent == "debugging" else None
     if exception:
-        body = await _compose_debugging(draft, exception)
+        body = await _compose_debugging(draft, exception, needed)
+    if body is None and relevance < needed:
+        return decline(
+            question, analysis, "below_relevance_floor", errors or [], relevance=relevance
+        )
     if body is None:
         draft.cites = _Citations(ranked)
         api = ranked[0].meta.api if isinstance(ranked[0].meta, LocalMeta) else None

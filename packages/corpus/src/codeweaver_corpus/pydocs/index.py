@@ -70,7 +70,10 @@ _ENGLISH_MODULE_NAMES = frozenset(
 
 `glob` is here because "glob" names the pattern as often as the module."""
 _CALL = re.compile(r"(?<![\w.])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s*\(|\.([A-Za-z_]\w*)\b")
-_CODE_NAME = re.compile(r"\b[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|\b[A-Za-z_]\w*(?=\()|`([^`]+)`")
+_CODE_NAME = re.compile(
+    r"\b[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|\b[A-Za-z_]\w*(?=\()|`([^`]+)`"
+    r"|\b[A-Z][a-z]\w*(?:Error|Exception|Warning|Exit|Interrupt)\b"
+)
 _SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 
 
@@ -219,7 +222,11 @@ class DocsIndex:
         return chosen
 
     def named_units(self, question: str) -> set[int]:
-        """Units of the APIs a question names in code form: dotted, called, snake_case or quoted."""
+        """Units of the APIs a question names in code form.
+
+        Dotted, called, snake_case, quoted, or an exception's name (`KeyError`, as a
+        traceback's last line gives it).
+        """
         named: set[int] = set()
         for match in _CODE_NAME.finditer(question):
             text = (match.group(1) or match.group(0)).strip().rstrip("()")
