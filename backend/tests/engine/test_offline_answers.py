@@ -143,9 +143,7 @@ async def test_the_sentences_after_the_first_say_what_the_api_name_leaves_unexpl
 ) -> None:
     # "sort" is explained by `sorted` and its first sentence; "key" is what the rest must say.
     question = "sort a list of dicts by a key"
-    answer = await extractive_answer(
-        question, analysis(question), [unit(index, "sorted", 0.9)], embedder
-    )
+    answer = await answer_to(question, [unit(index, "sorted", 0.9)], embedder)
     assert "*key* specifies a function of one argument" in answer.text
     assert "If set to `True`" not in answer.text.replace("*reverse* is a boolean value. If", "")
 
@@ -154,9 +152,7 @@ async def test_a_row_of_a_simple_table_is_quoted_as_its_own_statement(
     index: DocsIndex, embedder: Embedder
 ) -> None:
     question = "append to a file"
-    answer = await extractive_answer(
-        question, analysis(question), [unit(index, "open", 0.9)], embedder
-    )
+    answer = await answer_to(question, [unit(index, "open", 0.9)], embedder)
     assert "`'a'` — open for writing, appending to the end of file if it exists" in answer.text
     assert "`'b'` — binary mode" not in answer.text, "only the row that answers"
 

@@ -6,13 +6,16 @@ import asyncio
 import hashlib
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from codeweaver.cli.options import JsonOption
+
+if TYPE_CHECKING:
+    from codeweaver_cache import SemanticCache
 
 eval_app = typer.Typer(help="Measure retrieval and the semantic cache on real data.")
 err = Console(stderr=True)
@@ -104,15 +107,11 @@ def cache(
         _cache_traps(traps, as_json)
         return
     assert pairs is not None
-    from codeweaver_cache import SemanticCache, evaluate_cache
-    from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder, open_qdrant
+    from codeweaver_cache import evaluate_cache
 
     async def run() -> str:
-        store = SemanticCache(
-            open_qdrant(":memory:"), get_embedder(DEFAULT_EMBEDDING_MODEL), timeout_s=60.0
-        )
         with err.status("filling the cache and running every query twice…"):
-            report = await evaluate_cache(pairs, cache=store, limit=limit)
+            report = await evaluate_cache(pairs, cache=_throwaway_cache(), limit=limit)
         return report.to_json()
 
     figures = json.loads(asyncio.run(run()))
@@ -122,17 +121,23 @@ def cache(
         _print_table("Semantic cache", {k: v for k, v in figures.items() if k != "rule"})
 
 
-def _cache_traps(traps: Path, as_json: bool) -> None:
-    """Store each trap's first question, look up its second through the lookup graph."""
-    from codeweaver_cache import SemanticCache, evaluate_traps
+def _throwaway_cache() -> SemanticCache:
+    """An empty cache in an in-memory store, on the default embedder, with a patient timeout."""
+    from codeweaver_cache import SemanticCache
     from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder, open_qdrant
 
+    return SemanticCache(
+        open_qdrant(":memory:"), get_embedder(DEFAULT_EMBEDDING_MODEL), timeout_s=60.0
+    )
+
+
+def _cache_traps(traps: Path, as_json: bool) -> None:
+    """Store each trap's first question, look up its second through the lookup graph."""
+    from codeweaver_cache import evaluate_traps
+
     async def run() -> str:
-        store = SemanticCache(
-            open_qdrant(":memory:"), get_embedder(DEFAULT_EMBEDDING_MODEL), timeout_s=60.0
-        )
         with err.status("storing each trap's first question and looking up its second…"):
-            report = await evaluate_traps(traps, cache=store)
+            report = await evaluate_traps(traps, cache=_throwaway_cache())
         return report.to_json()
 
     figures = json.loads(asyncio.run(run()))

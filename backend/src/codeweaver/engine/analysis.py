@@ -13,6 +13,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from codeweaver_corpus.pydocs import DOCS_URL
 from codeweaver_runtime import Embedder
+from codeweaver_runtime.chat import text_of
 from codeweaver_runtime.text import (
     classify_intent,
     collapse_whitespace,
@@ -106,12 +107,8 @@ _PERSONAL_CODE = re.compile(r"```|Traceback \(most recent call last\)|^\s{4}\S",
 
 
 def _text(message: BaseMessage) -> str:
-    content = message.content
-    if isinstance(content, str):
-        return content
-    return " ".join(
-        part.get("text", "") if isinstance(part, dict) else str(part) for part in content
-    )
+    """A message's text, its content blocks apart, so that their words do not run together."""
+    return text_of(message, separator=" ")
 
 
 def previous_question(history: Sequence[BaseMessage]) -> str | None:

@@ -224,12 +224,18 @@ def _attempts(tried: list[str]) -> str:
     return f" (tried {'; '.join(tried)})" if tried else ""
 
 
-def text_of(message: BaseMessage) -> str:
-    """The text of a reply whose content may be a string or a list of content blocks."""
+def text_of(message: BaseMessage, separator: str = "") -> str:
+    """The text of a message whose content may be a string or a list of content blocks.
+
+    Args:
+        message: The message.
+        separator: What stands between the blocks' texts ("": a reply streamed in pieces; " ":
+            blocks read as words, which must not run together).
+    """
     content = message.content
     if isinstance(content, str):
         return content
-    return "".join(
+    return separator.join(
         part.get("text", "") if isinstance(part, dict) else str(part) for part in content
     )
 

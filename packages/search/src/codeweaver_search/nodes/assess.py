@@ -15,6 +15,19 @@ from codeweaver_search.prompts import Assessment, judge_messages, labels
 from codeweaver_search.state import SearchState
 
 
+def _usable(state: SearchState) -> list[Evidence]:
+    """The items of the pool an answer may use (`offline.usable`)."""
+    return [e for e in state.get("search_pool", []) if offline.usable(e)]
+
+
+def _kept(state: SearchState, context: SearchContext) -> list[Evidence]:
+    """The evidence the search would end with now: the usable items, best first, the top k.
+
+    The offline judge weighs exactly these, the ones `summarise` keeps.
+    """
+    return offline.ranked(_usable(state))[: context.search_top_k]
+
+
 def make_rerank(deps: SearchDeps) -> SearchNode:
     """Score every usable item against the question; with a model, also judge and summarise.
 
@@ -28,7 +41,7 @@ def make_rerank(deps: SearchDeps) -> SearchNode:
         context = search_context(runtime)
         question = state.get("search_question", "")
         intent = state.get("search_intent", "learning")
-        items = [e for e in state.get("search_pool", []) if offline.usable(e)]
+        items = _usable(state)
         update: dict[str, Any] = {"search_model_verdict": None, "search_suggested_query": None}
         errors: list[ErrorRecord] = []
         model = deps.judge_model(context)
@@ -122,10 +135,9 @@ def make_judge(deps: SearchDeps) -> SearchNode:
         context = search_context(runtime)
         verdict = state.get("search_model_verdict")
         if verdict is None:
-            pool = [e for e in state.get("search_pool", []) if offline.usable(e)]
             verdict = offline.judge(
                 state.get("search_question", ""),
-                offline.ranked(pool)[: context.search_top_k],
+                _kept(state, context),
                 threshold=context.search_sufficiency_threshold,
             )
         update: dict[str, Any] = {"search_sufficiency": verdict}
@@ -150,11 +162,9 @@ def make_summarise(deps: SearchDeps) -> SearchNode:
     async def summarise(state: SearchState, runtime: Runtime[SearchContext]) -> dict[str, Any]:
         context = search_context(runtime)
         question = state.get("search_question", "")
-        pool = [e for e in state.get("search_pool", []) if offline.usable(e)]
-        kept = offline.ranked(pool)[: context.search_top_k]
         evidence = [
             e if e.summary else e.model_copy(update={"summary": offline.summarise(question, e)})
-            for e in kept
+            for e in _kept(state, context)
         ]
         return {"evidence": evidence}
 

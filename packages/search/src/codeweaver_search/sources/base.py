@@ -9,7 +9,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from codeweaver_schema import Evidence, Intent, SourceName
 from codeweaver_search.sources.errors import SourceError
@@ -255,6 +255,16 @@ class WebApi:
         if not key:
             raise SourceError(self.name, "skipped", f"{self.KEY_ENV} is not set")
         return key
+
+    def _records(self, body: Any, key: str) -> list[dict[str, Any]]:
+        """The JSON objects a response body lists under `key`; other entries are passed over.
+
+        Raises:
+            SourceError: the body is not an object with a list under `key` (kind malformed).
+        """
+        if not isinstance(body, dict) or not isinstance(body.get(key), list):
+            raise SourceError(self.name, "malformed", f"response has no '{key}' list")
+        return [item for item in body[key] if isinstance(item, dict)]
 
     def rate_limit_reason(self) -> str | None:
         """A quota, rate limit or throttle of the API holds requests back longer than a search."""

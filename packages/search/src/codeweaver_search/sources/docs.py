@@ -73,12 +73,9 @@ class TavilyDocsSource(WebApi):
         )
         if not response.ok:
             raise self._http_error(response.status, response.body, response.text, response)
-        body = response.body
-        if not isinstance(body, dict) or not isinstance(body.get("results"), list):
-            raise SourceError("docs", "malformed", "response has no 'results' list")
         evidence: list[Evidence] = []
-        for result in body["results"]:
-            if isinstance(result, dict) and (item := _evidence(result, domains)):
+        for result in self._records(response.body, "results"):
+            if item := _evidence(result, domains):
                 evidence.append(item)
         return evidence[:limit]
 

@@ -75,10 +75,7 @@ class GitHubCodeSource(WebApi):
         )
         if not response.ok:
             raise self._http_error(response.status, response.headers, response.body, response.text)
-        body = response.body
-        if not isinstance(body, dict) or not isinstance(body.get("items"), list):
-            raise SourceError("github", "malformed", "response has no 'items' list")
-        items = [item for item in body["items"] if isinstance(item, dict)]
+        items = self._records(response.body, "items")
         return [ev for rank, item in enumerate(items[:limit]) if (ev := _evidence(item, rank))]
 
     def _http_error(self, status: int, headers: Any, body: Any, text: str) -> SourceError:

@@ -73,7 +73,7 @@ class StackOverflowSource(WebApi):
                 "pagesize": max(1, min(limit, 30)),
             },
         )
-        questions = [q for q in _items(found) if isinstance(q.get("question_id"), int)]
+        questions = [q for q in found if isinstance(q.get("question_id"), int)]
         if not questions:
             return []
         ids = ";".join(str(q["question_id"]) for q in questions)
@@ -81,9 +81,10 @@ class StackOverflowSource(WebApi):
             f"/questions/{ids}/answers",
             {"order": "desc", "sort": "votes", "filter": "withbody", "pagesize": 100},
         )
-        return _to_evidence(questions, _items(answers), limit)
+        return _to_evidence(questions, answers, limit)
 
-    async def _get(self, path: str, params: dict[str, str | int]) -> dict[str, Any]:
+    async def _get(self, path: str, params: dict[str, str | int]) -> list[dict[str, Any]]:
+        """The items the API lists for `path`, after noting the quota and backoff it reports."""
         await self.gate.wait(self.timeout_s)
         query: dict[str, str | int] = {**params, "site": SITE}
         if key := self._key():
@@ -108,9 +109,7 @@ class StackOverflowSource(WebApi):
                 f"HTTP {response.status}: {snippet(response.text)}",
                 retryable=response.status >= 500 or response.status == 429,
             )
-        if not isinstance(body, dict) or not isinstance(body.get("items"), list):
-            raise SourceError("stackoverflow", "malformed", "response has no 'items' list")
-        return body
+        return self._records(body, "items")
 
     def _note_limits(self, body: dict[str, Any]) -> None:
         backoff = body.get("backoff")
@@ -149,10 +148,6 @@ class StackOverflowSource(WebApi):
             f"HTTP {response.status} {message}",
             retryable=error_id in _RETRYABLE_ERRORS,
         )
-
-
-def _items(body: dict[str, Any]) -> list[dict[str, Any]]:
-    return [item for item in body.get("items", []) if isinstance(item, dict)]
 
 
 def _to_evidence(
