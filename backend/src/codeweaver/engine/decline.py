@@ -19,11 +19,14 @@ from codeweaver_schema import (
     Answer,
     DeclineReason,
     ErrorRecord,
+    Evidence,
     SourceName,
 )
 from codeweaver_schema.render import escape_markdown
 
 _ROUND = re.compile(r"^round \d+: ")
+MAX_NEAREST = 3
+"""How many of the closest pages a decline below the relevance floor names."""
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
@@ -36,6 +39,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "standard library**: my offline sources hold the Python {version} documentation only, and "
         "the documents you ingest.",
         "searched": "Searched",
+        "nearest": "Closest, but not an answer (read them yourself)",
         "not_searched": "Not searched",
         "local": "the Python {version} documentation and your ingested documents",
         "next": "What you can do",
@@ -63,6 +67,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "third_party": "**표준 라이브러리 밖의 파이썬 라이브러리인 {topic}에 관한 질문으로 "
         "보입니다**: 오프라인 출처는 파이썬 {version} 문서와 직접 추가한 문서뿐입니다.",
         "searched": "검색한 곳",
+        "nearest": "가장 가까웠지만 답은 아닌 문서 (직접 읽어 보세요)",
         "not_searched": "검색하지 못한 곳",
         "local": "파이썬 {version} 문서와 직접 추가한 문서",
         "next": "할 수 있는 일",
@@ -124,6 +129,22 @@ def source_lines(
     return ", ".join(searched) or "-", "; ".join(missing.values()) or None
 
 
+def _nearest(evidence: list[Evidence]) -> str:
+    """The closest pages as 'title <address>', each once: where to read, not what to believe."""
+    shown: list[str] = []
+    for item in evidence:
+        # Titles and addresses come from retrieved pages: only text and a plain web address.
+        plain_title = re.sub(r"^Python \d+\.\d+ docs: ", "", collapse_whitespace(item.title))
+        title = escape_markdown(truncate(plain_title, 90))
+        url = item.url if item.url and re.match(r"https?://[^\s<>]+$", item.url) else None
+        entry = f"{title} <{url}>" if url else title
+        if entry not in shown:
+            shown.append(entry)
+        if len(shown) == MAX_NEAREST:
+            break
+    return "; ".join(shown)
+
+
 def _draft(question: str, t: dict[str, str]) -> list[str]:
     # The question is shown back as text: markup or HTML in it must not render.
     title = escape_markdown(truncate(collapse_whitespace(question), 150))
@@ -147,6 +168,7 @@ def decline(
     topic: str | None = None,
     third_party: bool = False,
     relevance: float | None = None,
+    nearest: list[Evidence] | None = None,
 ) -> Answer:
     """The answer that declines, with what was searched and what the user can do next.
 
@@ -158,6 +180,8 @@ def decline(
         topic: What an out-of-scope question is about (`Git`, `pandas`).
         third_party: The topic is a Python library outside the standard library.
         relevance: The best evidence's relevance, when it was below the floor.
+        nearest: The evidence that came closest, best first, when it was below the floor: named
+            (title and address, not quoted) so the user knows where to read.
     """
     t = _texts(analysis.language)
     if reason == "out_of_scope":
@@ -168,6 +192,8 @@ def decline(
         lead = t["not_found"]
     searched, not_searched = source_lines(errors, analysis.language)
     lines = [lead, "", f"- **{t['searched']}:** {searched}."]
+    if nearest:
+        lines.append(f"- **{t['nearest']}:** {_nearest(nearest)}.")
     if not_searched:
         lines.append(f"- **{t['not_searched']}:** {not_searched}.")
     lines += [

@@ -649,7 +649,12 @@ async def extractive_answer(
     explained = exception is not None and _exception_entry(ranked, exception) is not None
     if relevance < needed and not explained:
         return decline(
-            question, analysis, "below_relevance_floor", errors or [], relevance=relevance
+            question,
+            analysis,
+            "below_relevance_floor",
+            errors or [],
+            relevance=relevance,
+            nearest=ranked,
         )
     draft = _Draft(basis, language, ranked, embedder, _Citations(ranked))
     body: list[str] | None = None
@@ -657,7 +662,12 @@ async def extractive_answer(
         body = await _compose_debugging(draft, exception, needed)
     if body is None and relevance < needed:
         return decline(
-            question, analysis, "below_relevance_floor", errors or [], relevance=relevance
+            question,
+            analysis,
+            "below_relevance_floor",
+            errors or [],
+            relevance=relevance,
+            nearest=ranked,
         )
     if body is None:
         draft.cites = _Citations(ranked)
