@@ -646,19 +646,10 @@ async def extractive_answer(
     relevance = _relevance(ranked[0])
     needed = floor_for(analysis.standalone_question or question, language, floor)
     exception = _exception_asked(question) if analysis.intent == "debugging" else None
-    explained = exception is not None and _exception_entry(ranked, exception) is not None
-    if relevance < needed and not explained:
-        return decline(
-            question,
-            analysis,
-            "below_relevance_floor",
-            errors or [],
-            relevance=relevance,
-            nearest=ranked,
-        )
     draft = _Draft(basis, language, ranked, embedder, _Citations(ranked))
     body: list[str] | None = None
     if exception:
+        # The named exception's entry is explained whatever its score (see _compose_debugging).
         body = await _compose_debugging(draft, exception, needed)
     if body is None and relevance < needed:
         return decline(
