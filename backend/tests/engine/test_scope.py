@@ -17,6 +17,12 @@ from codeweaver.engine.scope import scope_of
         ("HashMap or Hashtable in Java?", "Java"),
         ("bash: test whether a file exists before reading it", "the shell"),
         ("Why does LEFT JOIN drop rows in PostgreSQL?", "SQL"),
+        (
+            "Uncaught TypeError: Cannot read properties of null (reading 'addEventListener')",
+            "JavaScript",
+        ),
+        ("should package-lock.json be committed?", "JavaScript"),
+        ("this.setState is not a function inside a callback", "JavaScript"),
         ("Averaging columns of a pandas DataFrame in Python", "pandas"),
         ("In Django, how do I check if a user is in a group?", "Django"),
     ],
@@ -37,6 +43,8 @@ def test_what_the_documentation_does_not_cover(question: str, topic: str) -> Non
         "make a time delay",
         "Let's go: how do I reverse a list?",
         "How do I get red wine stains out of a carpet?",
+        "TypeError: 'NoneType' object is not subscriptable",
+        "read a json file into a dict",
     ],
 )
 def test_python_questions_and_plain_ones_are_left_to_the_floor(question: str) -> None:

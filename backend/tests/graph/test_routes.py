@@ -91,6 +91,26 @@ async def test_two_questions_get_two_sections(make_harness: MakeHarness) -> None
     assert any(n.startswith("multi_question/") for n in nodes)
 
 
+async def test_two_questions_both_declined_are_a_decline(make_harness: MakeHarness) -> None:
+    h = make_harness()
+    values, _, _ = await h.ask(
+        "How do I rename a git branch? And how do I delete a remote branch in git?"
+    )
+    assert values["routing"].route == "multi"
+    assert values["answer"].declined
+    assert values["answer"].decline_reason == "out_of_scope"
+    assert not values["cache_stored"]
+
+
+async def test_two_questions_one_answered_are_an_answer(make_harness: MakeHarness) -> None:
+    h = make_harness()
+    values, _, _ = await h.ask("How do I reverse a list in Python? And how do I rebase in git?")
+    assert values["routing"].route == "multi"
+    assert not values["answer"].declined
+    assert values["answer"].decline_reason is None
+    assert "git" in values["answer"].text.lower()
+
+
 async def test_three_questions_are_declined_without_search(make_harness: MakeHarness) -> None:
     h = make_harness()
     values, nodes, _ = await h.ask("What is a list? What is a tuple? What is a set?")

@@ -18,7 +18,17 @@ _PYTHON = re.compile(r"\bpython\s*\d?(\.\d+)?\b|\bpy3?\b|\bcpython\b|파이썬|\
 
 # A standard-library API in code form (`os.system()`, `import shutil`) says the question is
 # about Python even when it also names another tool ("make os.system() use bash").
-_STDLIB = "|".join(sorted((m for m in sys.stdlib_module_names if not m.startswith("_")), key=len))
+# `this` and `antigravity` are jokes, and `this.x` is JavaScript far more often.
+_STDLIB = "|".join(
+    sorted(
+        (
+            m
+            for m in sys.stdlib_module_names
+            if not m.startswith("_") and m not in {"this", "antigravity"}
+        ),
+        key=len,
+    )
+)
 _STDLIB_CODE = re.compile(rf"\b(?:{_STDLIB})\.[A-Za-z_]\w*|\bimport\s+(?:{_STDLIB})\b")
 
 # Another language, tool or platform, by the names people write it with. Case-sensitive where a
@@ -26,7 +36,11 @@ _STDLIB_CODE = re.compile(rf"\b(?:{_STDLIB})\.[A-Za-z_]\w*|\bimport\s+(?:{_STDLI
 _OTHER = (
     (
         "JavaScript",
-        r"(?i:\bjavascript\b|\bnode\.?js\b|\bnpm\b|\bjquery\b|\becmascript\b)|\bJS\b|자바스크립트",
+        r"(?i:\bjavascript\b|\bnode\.?js\b|\bnpm\b|\byarn\b|\bjquery\b|\becmascript\b)|\bJS\b"
+        # A browser's or Node's error text, and the files of an npm project.
+        r"|\bUncaught \w*Error\b|(?i:cannot read propert(?:y|ies) of (?:null|undefined))"
+        r"|\bis not a function\b|\bconsole\.log\b|\bdocument\.\w+|\baddEventListener\b"
+        r"|\bpackage(?:-lock)?\.json\b|\bnode_modules\b|자바스크립트",
     ),
     ("TypeScript", r"(?i:\btypescript\b)|\bTS\b|타입스크립트"),
     ("React", r"(?i:\breact(\.js|js)?\b(?! to)|\buseEffect\b|\buseState\b|\bJSX\b)|리액트"),

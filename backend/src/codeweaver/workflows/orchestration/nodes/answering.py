@@ -368,6 +368,8 @@ def combine_answers(answers: list[QuestionAnswer]) -> Answer:
         citations += [c.model_copy(update={"n": mapping[c.n]}) for c in qa.answer.citations]
         offset += len(qa.answer.citations)
     parts = [qa.answer for qa in answers]
+    # Declined only when every part is: one answered part is an answer worth caching and showing.
+    declined = bool(parts) and all(a.declined for a in parts)
     return Answer(
         text="\n\n".join(sections),
         citations=citations,
@@ -376,6 +378,10 @@ def combine_answers(answers: list[QuestionAnswer]) -> Answer:
         degraded=any(a.degraded for a in parts),
         offline=any(a.offline for a in parts),
         from_cache=bool(parts) and all(a.from_cache for a in parts),
+        declined=declined,
+        decline_reason=next((a.decline_reason for a in parts if a.decline_reason), None)
+        if declined
+        else None,
     )
 
 
