@@ -110,8 +110,9 @@ def test_the_command_runs_the_real_graph(tmp_path: Path, monkeypatch: pytest.Mon
 
 def test_the_curve_holds_a_glossed_question_to_the_floor_as_the_engine_does() -> None:
     question = "문자열에서 공백을 제거하려면?"
-    korean = outcome(question, "str.strip", nuggets=("strip",), relevance=0.72, language="ko")
-    english = outcome("remove whitespace", "str.strip", nuggets=("strip",), relevance=0.72)
+    score = 0.8 - GLOSSED_SCORE_LOSS / 2
+    korean = outcome(question, "str.strip", nuggets=("strip",), relevance=score, language="ko")
+    english = outcome("remove whitespace", "str.strip", nuggets=("strip",), relevance=score)
     [point] = floor_curve([korean, english], [0.8])
     assert (point["correct"], point["declined"]) == (1, 1)
     assert korean.declined_at(0.8 + GLOSSED_SCORE_LOSS)

@@ -52,11 +52,13 @@ and train questions only: the lowest floor that keeps their pooled wrong rate at
 Questions the project has not seen show about twice the wrong rate of the seen ones at any
 floor, so the seen ones are held to about half of the 0.15 a user can bear (0.077 at 0.80;
 0.098 at 0.78)."""
-GLOSSED_SCORE_LOSS = 0.12
+GLOSSED_SCORE_LOSS = 0.07
 """How much lower a question read through the Korean glossary scores than its English original
-for the same answer: the median over the dev file's 15 Korean/English pairs (0.118; the English
-wording is rebuilt word by word, so it matches the task phrasings less closely). A glossed
-question's best evidence is held to the floor on the English scale, `floor - 0.12`."""
+for the same answer: the median over 115 Korean/English pairs (the dev file's 15 and the 100 of
+`korean_heldout_labeled.jsonl`; 0.071). The English wording is rebuilt word by word, so it
+matches the task phrasings less closely. A glossed question's best evidence is held to the floor
+on the English scale, `floor - 0.07`. The dev pairs alone gave 0.12, which the held-out pairs
+(0.05) showed was fitted to them: the glossary was first written from the dev questions."""
 ALTERNATIVE_MARGIN = 0.15
 """Another API is offered only when its relevance is this close to the first's.
 
