@@ -21,6 +21,7 @@ from codeweaver_search import (
 )
 from codeweaver_search.prompts import BEGIN, END, SYSTEM_PROMPT, Assessment
 from codeweaver_search.sources import LocalCorpusSource, PartialResults, SourceError
+from codeweaver_search.state import merge_best_found
 from tests.turns import cacheable
 
 from .helpers import FakeSource, fixed, make_evidence
@@ -203,6 +204,37 @@ async def test_no_duplicate_evidence_after_two_rounds(embedder: HashEmbedder) ->
     assert out["search_iteration"] == 2
     ids = [e.id for e in out["evidence"]]
     assert len(ids) == len(set(ids)) == 5
+
+
+async def test_finding_an_item_again_with_a_weaker_query_keeps_its_best_score(
+    embedder: HashEmbedder,
+) -> None:
+    item = on_topic("local", "entry")
+
+    def by_round(query: str, _limit: int) -> list[Evidence]:
+        # The first query scores the entry high; the refined one finds it again, far lower.
+        score = 0.93 if len(sources["local"].queries) == 1 else 0.53
+        return [item.model_copy(update={"score": score})]
+
+    sources = four_sources()
+    sources["local"].respond = by_round
+    graph = build_search_graph(models=OFFLINE, sources=sources, embedder=embedder)
+    out = await run(graph, ctx(search_max_iterations=2, search_sufficiency_threshold=1.01))
+    assert len(sources["local"].queries) == 2
+    [kept] = [e for e in out["evidence"] if e.id == item.id]
+    assert kept.score == 0.93
+
+
+def test_a_better_finding_or_a_rescoring_replaces_the_pooled_copy() -> None:
+    pooled = on_topic("local", "entry").model_copy(update={"score": 0.6})
+    better = pooled.model_copy(update={"score": 0.8})
+    worse = pooled.model_copy(update={"score": 0.4})
+    rescored = worse.model_copy(update={"rerank_score": 0.45})
+    other = on_topic("docs", "new")
+    assert merge_best_found([pooled], [worse, other]) == [pooled, other]
+    assert merge_best_found([pooled], better) == [better]
+    assert merge_best_found([pooled], [rescored]) == [rescored]
+    assert merge_best_found(None, [worse]) == [worse]
 
 
 async def test_empty_and_linkless_results_are_dropped(embedder: HashEmbedder) -> None:

@@ -1,8 +1,8 @@
 """State of the search subgraph: the shared state plus its own `search_` fields.
 
-The pool of evidence accumulates across rounds through `merge_by_id`, so the same answer found
-by two sources or two queries is kept once; `evidence` is written once, by `summarise`, with the
-final ranked and filtered list.
+The pool of evidence accumulates across rounds through `merge_best_found`, so the same answer
+found by two sources or two queries is kept once, with its best score; `evidence` is written
+once, by `summarise`, with the final ranked and filtered list.
 """
 
 from __future__ import annotations
@@ -35,6 +35,26 @@ def merge_unique(left: list[str] | None, right: list[str] | str | None) -> list[
     """
     incoming = [right] if isinstance(right, str) else (right or [])
     return list(dict.fromkeys([*(left or []), *incoming]))
+
+
+def merge_best_found(
+    left: list[Evidence] | None, right: list[Evidence] | Evidence | None
+) -> list[Evidence]:
+    """`merge_by_id`, except that finding an item again never lowers its score.
+
+    A later round asks a different query ("bash" after "bash command result python"): what it
+    finds again it scores against that query, often far lower. The item is as relevant to the
+    question as its best finding says, so a fresh finding (no rerank score yet) that scores
+    lower than the copy already pooled is dropped. A rescored copy (rerank) always replaces.
+    """
+    incoming = [right] if isinstance(right, Evidence) else list(right or [])
+    pooled = {e.id: e for e in left or []}
+    kept = [
+        e
+        for e in incoming
+        if e.rerank_score is not None or e.id not in pooled or e.score >= pooled[e.id].score
+    ]
+    return merge_by_id(left, kept)
 
 
 class SourceTask(BaseModel):
@@ -74,8 +94,9 @@ class SearchState(OrchestrationState, total=False):
     """Why each refinement was made and how (more specific, more general, English, aspects)."""
     search_active_sources: list[SourceName]
     """Sources asked in the current round (enabled and available)."""
-    search_pool: Annotated[list[Evidence], merge_by_id]
-    """Every item retrieved this turn, de-duplicated by stable id, with its latest scores."""
+    search_pool: Annotated[list[Evidence], merge_best_found]
+    """Every item retrieved this turn, de-duplicated by stable id, with its best finding's score
+    and its latest rerank score."""
     search_model_verdict: Sufficiency | None
     """The judge model's verdict of this round, when a model ran; the judge node adopts it."""
     search_suggested_query: str | None
