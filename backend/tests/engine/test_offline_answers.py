@@ -22,6 +22,7 @@ from codeweaver_schema import (
     ErrorRecord,
     Evidence,
     Intent,
+    LocalMeta,
     StackOverflowMeta,
     stable_id,
 )
@@ -176,6 +177,42 @@ async def test_an_api_without_an_example_shows_one_from_other_evidence(
     answer = await answer_to("delete a file", evidence, embedder)
     example = answer.text.split("**Example** [2]\n```python\n", 1)[1].split("```", 1)[0]
     assert "os.remove(" in example
+
+
+def passage(key: str, prose: str, code: str, score: float) -> Evidence:
+    return Evidence(
+        id=stable_id("local", key),
+        source="local",
+        title=f"Python 3.11 docs: {key}",
+        content=f"{prose}\n\n```\n{code}\n```",
+        score=score,
+        meta=LocalMeta(doc_id=key, file=f"{key}.rst.txt"),
+    )
+
+
+async def test_another_items_code_is_an_example_only_when_it_is_about_the_question(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    question = "How do I un-escape a backslash-escaped string?"
+    unrelated = passage(
+        "urllib",
+        "Open a URL with the legacy opener and read the page:",
+        ">>> with opener.open('http://www.python.org/') as f:\n...     f.read().decode('utf-8')",
+        0.7,
+    )
+    answer = await answer_to(question, [unit(index, "bytes.decode", 0.9), unrelated], embedder)
+    assert "opener" not in answer.text
+    related = passage(
+        "codecs",
+        "Turn backslash escapes into the characters they stand for:",
+        r">>> b'a\\tb'.decode('unicode_escape')",
+        0.7,
+    )
+    answer = await answer_to(
+        question, [unit(index, "bytes.decode", 0.9), unrelated, related], embedder
+    )
+    assert "unicode_escape" in answer.text
+    assert "opener" not in answer.text
 
 
 async def test_a_traceback_gets_what_the_error_means_then_the_fix(
