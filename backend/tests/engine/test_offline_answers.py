@@ -179,6 +179,17 @@ async def test_an_api_without_an_example_shows_one_from_other_evidence(
     assert "os.remove(" in example
 
 
+async def test_a_regex_question_is_answered_with_the_syntax_it_needs(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    question = "regex: match a word only if it is followed by another"
+    evidence = [unit(index, "(?=...)", 0.9), unit(index, "re.search", 0.7)]
+    answer = await answer_to(question, evidence, embedder)
+    assert answer.text.splitlines()[2] == "**Use `(?=...)`** [1]"
+    assert "lookahead" in answer.text
+    assert check_grounding(answer, evidence).grounded
+
+
 def passage(key: str, prose: str, code: str, score: float) -> Evidence:
     return Evidence(
         id=stable_id("local", key),

@@ -186,6 +186,47 @@ def test_each_described_operation_is_also_a_unit_linked_to_its_type() -> None:
     assert sum(u.name == "key in d" for u in units) == 1
 
 
+RE_SYNTAX = """\
+re — Regular expression operations
+===================================
+
+Regular Expression Syntax
+-------------------------
+
+The special characters are:
+
+``(?=...)``
+   Matches if ``...`` matches next, but doesn't consume any of the string.  For example,
+   ``Isaac (?=Asimov)`` will match ``'Isaac '`` only if it's followed by ``'Asimov'``.
+
+``\\d``
+   Matches any decimal digit.
+
+``'store'``
+   A quoted name is an option's value, not syntax.
+
+``$``
+
+Text that is not the term's definition.
+"""
+
+
+def test_each_piece_of_syntax_a_definition_list_explains_is_a_unit_of_its_own() -> None:
+    units = parse_page(RE_SYNTAX, "library/re")
+    syntax = {u.name: u for u in units if u.directive == "syntax"}
+    assert list(syntax) == ["(?=...)", "\\d"], "names and undefined terms are not syntax"
+    ahead = syntax["(?=...)"]
+    assert (ahead.kind, ahead.signatures) == ("api", ["(?=...)"])
+    assert (ahead.section, ahead.anchor) == (
+        "Regular Expression Syntax",
+        "regular-expression-syntax",
+    )
+    assert ahead.text.startswith("Matches if `...` matches next")
+    assert "`Isaac (?=Asimov)`" in ahead.text
+    # Still part of its section's passage.
+    assert any("Matches any decimal digit" in u.text for u in units if u.kind == "section")
+
+
 def test_a_spaced_literal_marker_leaves_no_colon_behind() -> None:
     markdown, examples = render(
         [

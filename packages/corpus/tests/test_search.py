@@ -34,6 +34,7 @@ def top(index: DocsIndex, question: str, k: int = 3) -> list[str]:
         ("How do I delete a file in Python?", "os.remove"),
         ("Base64 encoding in Python 3", "base64.b64encode"),
         ("How can I tell what re.sub returns?", "re.sub"),
+        ("regex lookahead: match a word only if it is followed by another", "(?=...)"),
     ],
 )
 def test_everyday_questions_find_their_api(index: DocsIndex, question: str, api: str) -> None:
@@ -58,6 +59,15 @@ def test_a_question_that_names_an_api_in_code_lifts_it(index: DocsIndex) -> None
     assert index.named_units("how do I join two paths") == set()
     assert set(index._by_name["KeyError"]) <= index.named_units("Python KeyError: 'x'")
     assert index.named_units("an error occurred") == set()
+
+
+def test_a_piece_of_syntax_is_found_through_its_tasks_never_named_by_a_question(
+    index: DocsIndex,
+) -> None:
+    dollar = set(index._by_name["$"])
+    assert dollar, "the end-of-string anchor is a unit"
+    assert not dollar & index.named_units("How do I split a string on '$'?")
+    assert "$" not in top(index, "How do I split a string on '$'?", k=5)
 
 
 def test_a_module_named_in_words_counts_unless_it_is_an_english_word(index: DocsIndex) -> None:

@@ -136,11 +136,15 @@ class DocsIndex:
         by_name: dict[str, list[int]] = defaultdict(list)
         by_last: dict[str, list[int]] = defaultdict(list)
         by_section: dict[str, list[int]] = defaultdict(list)
+        # A piece of syntax (`$`, `\d`) is a task's target, never an API a question names:
+        # "split on '$'" is about `str.split`, not the end-of-string anchor.
+        self._syntax = frozenset(i for i, u in enumerate(units) if u.directive == "syntax")
         for i, unit in enumerate(units):
             if unit.kind == "api":
                 for name in (unit.name, *unit.aliases):
                     by_name[name].append(i)
-                    by_last[name.rsplit(".", 1)[-1].lower()].append(i)
+                    if i not in self._syntax:
+                        by_last[name.rsplit(".", 1)[-1].lower()].append(i)
             else:
                 by_section[f"{unit.doc}#{unit.anchor}"].append(i)
         self._by_name = dict(by_name)
@@ -236,7 +240,7 @@ class DocsIndex:
                 named.update(self._by_last.get(text.rsplit(".", 1)[-1].lower(), ()))
         for word in _SNAKE.findall(question):
             named.update(self._by_last.get(word, ()))
-        return named
+        return named - self._syntax
 
     def example_for(self, hit: DocHit) -> int | None:
         """A unit whose code uses the hit's API, when the hit's own entry has no example.

@@ -66,6 +66,10 @@ _LITERAL = re.compile(r"``(.+?)``")
 _TABLE_BORDER = re.compile(r"^\s*\+[-=+]+\+\s*$|^\s*=+(\s+=+)+\s*$")
 _NAME = re.compile(r"^([\w.]+)")
 _OPTION = re.compile(r"^\s*:[\w-]+:(\s|$)")
+_SYNTAX_TERM = re.compile(r"^(\s*)``([^`]+)``\s*$")
+r"""A definition list's term written as one literal (``(?=...)``, ``\d``, ``%z``)."""
+_PLAIN_NAME = re.compile(r"['\"]?[\w.]+(\(.*\))?['\"]?")
+"""A term that is a name or a call (``'store'``, ``pencolor()``): not syntax."""
 """A directive option (`:noindex:`, `:synopsis: ...`), unlike a role (`:func:` + backquote)."""
 _NOTES = {
     "note": "Note:",
@@ -487,6 +491,9 @@ def parse_page(text: str, doc: str) -> list[DocUnit]:
             continue
         if i >= inside_entry:
             # The rest of an entry's body was rendered with the entry; only prose is kept here.
+            syntax = _syntax_item(lines, i, section, doc, doc_title, scope.module)
+            if syntax is not None:
+                units.append(syntax)
             if directive and directive.group(2) == "describe" and i not in described:
                 place = DocUnit(
                     kind="section",
@@ -535,6 +542,42 @@ def _operations(
             examples=examples,
             module=parent.module,
         )
+
+
+def _syntax_item(
+    lines: list[str], i: int, section: str, doc: str, doc_title: str, module: str
+) -> DocUnit | None:
+    r"""A piece of syntax a definition list explains (``(?=...)``, ``\d``) as a unit of its own.
+
+    The regular-expression syntax is written this way, one term per special character or
+    sequence: as one passage of its section, a question about a lookahead finds 1,400
+    characters about many of them, and an answer names `re.search` instead of `(?=...)`. The
+    item stays in its section's passage too. Terms that are names (``'store'``) are not syntax.
+    """
+    term = _SYNTAX_TERM.match(lines[i])
+    if term is None or _PLAIN_NAME.fullmatch(term.group(2)) or i + 1 >= len(lines):
+        return None
+    indent = len(term.group(1))
+    if not lines[i + 1].strip() or _indent(lines[i + 1]) <= indent:
+        return None
+    body = lines[i + 1 : _block_end(lines, i + 1, indent)]
+    markdown, examples = render(_dedent(body))
+    if not markdown:
+        return None
+    name = term.group(2)
+    return DocUnit(
+        kind="api",
+        doc=doc,
+        doc_title=doc_title,
+        section=section,
+        anchor=slug(section) if section != doc_title else "",
+        name=name,
+        directive="syntax",
+        signatures=[name],
+        text=markdown,
+        examples=examples,
+        module=module,
+    )
 
 
 def _join_continued(raw: list[str]) -> list[str]:
