@@ -205,6 +205,9 @@ The special characters are:
 ``'store'``
    A quoted name is an option's value, not syntax.
 
+``two-pass``
+   A hyphenated word is a name too.
+
 ``$``
 
 Text that is not the term's definition.

@@ -66,11 +66,11 @@ _LITERAL = re.compile(r"``(.+?)``")
 _TABLE_BORDER = re.compile(r"^\s*\+[-=+]+\+\s*$|^\s*=+(\s+=+)+\s*$")
 _NAME = re.compile(r"^([\w.]+)")
 _OPTION = re.compile(r"^\s*:[\w-]+:(\s|$)")
+"""A directive option (`:noindex:`, `:synopsis: ...`), unlike a role (`:func:` + backquote)."""
 _SYNTAX_TERM = re.compile(r"^(\s*)``([^`]+)``\s*$")
 r"""A definition list's term written as one literal (``(?=...)``, ``\d``, ``%z``)."""
-_PLAIN_NAME = re.compile(r"['\"]?[\w.]+(\(.*\))?['\"]?")
-"""A term that is a name or a call (``'store'``, ``pencolor()``): not syntax."""
-"""A directive option (`:noindex:`, `:synopsis: ...`), unlike a role (`:func:` + backquote)."""
+_PLAIN_NAME = re.compile(r"['\"]?[\w.-]+(\(.*\))?['\"]?|.* .*")
+"""A term that is a name, a call or words (``'store'``, ``pencolor()``, ``two-pass``)."""
 _NOTES = {
     "note": "Note:",
     "warning": "Warning:",
