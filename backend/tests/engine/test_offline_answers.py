@@ -213,6 +213,11 @@ async def test_another_items_code_is_an_example_only_when_it_is_about_the_questi
     )
     answer = await answer_to(question, [unit(index, "bytes.decode", 0.9), unrelated], embedder)
     assert "opener" not in answer.text
+    introduced = passage("io", "Then call decode() on the bytes read:", ">>> data.decode()", 0.7)
+    answer = await answer_to(
+        question, [unit(index, "bytes.decode", 0.9), unrelated, introduced], embedder
+    )
+    assert ">>> data.decode()" in answer.text, "the prose before it says it shows decode()"
     related = passage(
         "codecs",
         "Turn backslash escapes into the characters they stand for:",

@@ -452,19 +452,21 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
 async def _example_for(draft: _Draft, item: int, api: str) -> tuple[int, str] | None:
     """A code block that uses the API: from its own entry first, else from other evidence."""
     form = _call_form(draft.evidence[item], api)
-    # Another item's code that calls the API shows it in use only when it is about what was
-    # asked: a word of the question (besides the API's own name) in the code or the prose that
-    # introduces it. `f.read().decode('utf-8')` after a URL opener is no example of unescaping.
+    # Another item's code that calls the API shows it in use when the prose introducing it names
+    # the API ("call the reversed() function"), or when it is about what was asked: a word of the
+    # question besides the API's own name, in the code or that prose. A URL opener's
+    # `f.read().decode('utf-8')` is no example of unescaping a string.
     asked = _stems(draft.basis) - _stems(re.sub(r"[._]", " ", api))
+    named = re.compile(rf"\b{re.escape(_short_name(api))}\b")
     candidates: list[tuple[int, str]] = []
     for i, e in enumerate(draft.evidence):
         signatures = "\n".join(_api_parts(e)[0])
         for block in code_blocks(e.content):
             if block == signatures or addresses_assistant(block):
                 continue
-            if i == item or (
-                _uses(block, form) and asked & _stems(f"{_lead_in(e.content, block)} {block}")
-            ):
+            lead_in = _lead_in(e.content, block)
+            about = named.search(lead_in) or asked & _stems(f"{lead_in} {block}")
+            if i == item or (_uses(block, form) and about):
                 candidates.append((i, block))
     if not candidates:
         return None
