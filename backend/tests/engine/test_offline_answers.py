@@ -218,6 +218,12 @@ async def test_another_items_code_is_an_example_only_when_it_is_about_the_questi
         question, [unit(index, "bytes.decode", 0.9), unrelated, introduced], embedder
     )
     assert ">>> data.decode()" in answer.text, "the prose before it says it shows decode()"
+    # A module's function of the same name is not the method: os.path.join is no str.join.
+    paths = passage("os.path", "Join two paths with join():", ">>> os.path.join('a', 'b')", 0.7)
+    joined = await answer_to(
+        "join a list of strings", [unit(index, "str.join", 0.9), paths], embedder
+    )
+    assert "os.path.join('a', 'b')" not in joined.text
     related = passage(
         "codecs",
         "Turn backslash escapes into the characters they stand for:",

@@ -317,10 +317,21 @@ def _call_form(evidence: Evidence, api: str) -> str:
     return api
 
 
+_MODULE_CHAIN = re.compile(r"([A-Za-z_][\w.]*)$")
+
+
 def _uses(block: str, form: str) -> bool:
-    """Whether a code block uses an API in its call form (see `_call_form`)."""
+    """Whether a code block uses an API in its call form (see `_call_form`).
+
+    A method's form (`.join`) is not a module's function of the same name: `os.path.join(...)`
+    does not use `str.join`.
+    """
     if form.startswith("."):
-        return re.search(rf"{re.escape(form)}\b", block) is not None
+        for match in re.finditer(rf"{re.escape(form)}\b", block):
+            owner = _MODULE_CHAIN.search(block[: match.start()])
+            if owner is None or owner.group(1).split(".")[0] not in sys.stdlib_module_names:
+                return True
+        return False
     short = re.escape(_short_name(form))
     qualified = rf"(?<![\w.]){re.escape(form)}\b"
     bare = rf"(?<![\w.]){short}\s*\(" if "." not in form else qualified
@@ -457,7 +468,7 @@ async def _example_for(draft: _Draft, item: int, api: str) -> tuple[int, str] | 
     # question besides the API's own name, in the code or that prose. A URL opener's
     # `f.read().decode('utf-8')` is no example of unescaping a string.
     asked = _stems(draft.basis) - _stems(re.sub(r"[._]", " ", api))
-    named = re.compile(rf"\b{re.escape(_short_name(api))}\b")
+    named = re.compile(rf"(?<![\w.]){re.escape(_short_name(api))}\(\)|\b{re.escape(api)}\b")
     candidates: list[tuple[int, str]] = []
     for i, e in enumerate(draft.evidence):
         signatures = "\n".join(_api_parts(e)[0])
