@@ -469,35 +469,36 @@ async def _example_for(draft: _Draft, item: int, api: str) -> tuple[int, str] | 
     # `f.read().decode('utf-8')` is no example of unescaping a string.
     asked = _stems(draft.basis) - _stems(re.sub(r"[._]", " ", api))
     named = re.compile(rf"(?<![\w.]){re.escape(_short_name(api))}\(\)|\b{re.escape(api)}\b")
-    candidates: list[tuple[int, str]] = []
+    candidates: list[tuple[int, str, str]] = []  # item, block, the prose that introduces it
     for i, e in enumerate(draft.evidence):
         signatures = "\n".join(_api_parts(e)[0])
         for block in code_blocks(e.content):
             if block == signatures or addresses_assistant(block):
                 continue
             lead_in = _lead_in(e.content, block)
-            about = named.search(lead_in) or asked & _stems(f"{lead_in} {block}")
-            if i == item or (_uses(block, form) and about):
-                candidates.append((i, block))
+            if i == item or (
+                _uses(block, form)
+                and (named.search(lead_in) or asked & _stems(f"{lead_in} {block}"))
+            ):
+                candidates.append((i, block, lead_in))
     if not candidates:
         return None
     in_entry = [c for c in candidates if c[0] == item]
     pool = [c for c in in_entry if _uses(c[1], form)] or in_entry or candidates
     scores = await _rank_texts(
         f"{draft.basis} {api}",
-        [b for _, b in pool],
+        [block for _, block, _ in pool],
         draft.embedder,
         explained=api.replace(".", " "),
     )
     # An entry's examples follow the sentence they illustrate ("If sep is not given, runs of
     # whitespace are one separator ... For example:"): the prose before a block says what it shows.
-    lead_ins = [_lead_in(draft.evidence[i].content, block) for i, block in pool]
-    told = await _rank_texts(draft.basis, lead_ins, draft.embedder)
+    told = await _rank_texts(draft.basis, [lead_in for *_, lead_in in pool], draft.embedder)
     best = max(
         range(len(pool)),
         key=lambda i: scores[i] + LEAD_IN_WEIGHT * told[i] + _example_shape(pool[i][1]),
     )
-    where, block = pool[best]
+    where, block, _ = pool[best]
     return where, _example(block)
 
 
