@@ -13,6 +13,8 @@ from codeweaver_corpus.pydocs.index import (
     DocHit,
     DocsIndex,
     call_keys,
+    conversion,
+    reverses,
     stemmed_words,
     word_overlap,
 )
@@ -98,6 +100,44 @@ def test_a_generic_phrase_shares_less_with_a_question_than_one_that_says_what_it
     # How a question is asked ("python", "best way") is not what it asks.
     assert overlap("best way to reverse a list in python", "reverse a list") == 1.0
     assert overlap("python", "python") == 0.0
+
+
+def test_a_conversion_reads_its_kinds_from_either_side_of_to() -> None:
+    assert conversion("Converting a string into a list in Python") == (
+        frozenset({"str"}),
+        frozenset({"list"}),
+    )
+    assert conversion("How to convert a list of ints to a list of strings") == (
+        frozenset({"list", "int"}),
+        frozenset({"list", "str"}),
+    )
+    # The noun phrase ends at "using": the list comprehension is how, not what.
+    assert conversion("convert string to dict using list comprehension") == (
+        frozenset({"str"}),
+        frozenset({"dict"}),
+    )
+    assert conversion("How to add to a list") is None  # nothing on the left of "to"
+    assert conversion("Save line in file to list") == (frozenset({"file"}), frozenset({"list"}))
+    assert conversion("go to the end of a line") is None
+    assert conversion("copy a list to a list") is None  # nothing changes kind
+
+
+def test_only_the_kinds_that_change_tell_a_conversion_s_direction() -> None:
+    def reversed_(asked: str, phrase: str) -> bool:
+        return reverses(conversion(asked), conversion(phrase))
+
+    assert reversed_("string into a list", "convert a list of characters to a string")
+    assert reversed_("list of ints to a list of strings", "list of strings to integers")
+    assert not reversed_("string into a list", "convert a string to a list of characters")
+    assert not reversed_("string into a list", "how to sort a list")
+    assert reversed_("Python ASCII to binary", "binary to ascii text")
+    assert reversed_("read lines of a file into a list", "write a list to a file")
+
+
+def test_a_task_phrased_the_other_way_round_does_not_decide_a_score(index: DocsIndex) -> None:
+    # "list to string" (`str.join`) and "string to list" read alike to a small model.
+    assert top(index, "How to convert a list to a string?", k=1) == ["str.join"]
+    assert "str.join" not in top(index, "Converting a string into a list in Python")
 
 
 def test_call_keys_tell_module_functions_from_methods() -> None:
