@@ -202,6 +202,9 @@ The special characters are:
 ``\\d``
    Matches any decimal digit.
 
+``*?``, ``+?``, ``??``
+   Adding ``?`` after the quantifier makes it perform the match in non-greedy fashion.
+
 ``'store'``
    A quoted name is an option's value, not syntax.
 
@@ -217,7 +220,8 @@ Text that is not the term's definition.
 def test_each_piece_of_syntax_a_definition_list_explains_is_a_unit_of_its_own() -> None:
     units = parse_page(RE_SYNTAX, "library/re")
     syntax = {u.name: u for u in units if u.directive == "syntax"}
-    assert list(syntax) == ["(?=...)", "\\d"], "names and undefined terms are not syntax"
+    assert list(syntax) == ["(?=...)", "\\d", "*?"], "names and undefined terms are not syntax"
+    assert (syntax["*?"].aliases, syntax["*?"].signatures) == (["+?", "??"], ["*?, +?, ??"])
     ahead = syntax["(?=...)"]
     assert (ahead.kind, ahead.signatures) == ("api", ["(?=...)"])
     assert (ahead.section, ahead.anchor) == (

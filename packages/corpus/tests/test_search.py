@@ -37,6 +37,7 @@ def top(index: DocsIndex, question: str, k: int = 3) -> list[str]:
         ("Base64 encoding in Python 3", "base64.b64encode"),
         ("How can I tell what re.sub returns?", "re.sub"),
         ("regex lookahead: match a word only if it is followed by another", "(?=...)"),
+        ("non-greedy regex match in python", "*?"),
     ],
 )
 def test_everyday_questions_find_their_api(index: DocsIndex, question: str, api: str) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from codeweaver_runtime.text import grid_table_rows, rst_roles
@@ -67,8 +67,8 @@ _TABLE_BORDER = re.compile(r"^\s*\+[-=+]+\+\s*$|^\s*=+(\s+=+)+\s*$")
 _NAME = re.compile(r"^([\w.]+)")
 _OPTION = re.compile(r"^\s*:[\w-]+:(\s|$)")
 """A directive option (`:noindex:`, `:synopsis: ...`), unlike a role (`:func:` + backquote)."""
-_SYNTAX_TERM = re.compile(r"^(\s*)``([^`]+)``\s*$")
-r"""A definition list's term written as one literal (``(?=...)``, ``\d``, ``%z``)."""
+_SYNTAX_TERM = re.compile(r"^(\s*)``([^`]+)``((?:,\s*``[^`]+``)*)\s*$")
+r"""A definition list's term written as literals (``(?=...)``, ``\d``, ``%z``; ``*?``, ``+?``)."""
 _PLAIN_NAME = re.compile(r"['\"]?[\w.-]+(\(.*\))?['\"]?|.* .*")
 """A term that is a name, a call or words (``'store'``, ``pencolor()``, ``two-pass``)."""
 _NOTES = {
@@ -397,21 +397,20 @@ def parse_page(text: str, doc: str) -> list[DocUnit]:
     section = doc_title
     prose: list[str] = []
 
+    def here() -> DocUnit:
+        """The current section as a place: every unit written in it shares these fields."""
+        anchor = slug(section) if section != doc_title else ""
+        return DocUnit("section", doc, doc_title, section, anchor, module=scope.module)
+
     def flush_prose() -> None:
         markdown, examples = render(_dedent(prose) if prose else [])
         prose.clear()
         for number, passage in enumerate(_passages(markdown)):
             units.append(
-                DocUnit(
-                    kind="section",
-                    doc=doc,
-                    doc_title=doc_title,
-                    section=section,
-                    anchor=slug(section) if section != doc_title else "",
+                replace(
+                    here(),
                     text=passage,
                     examples=[e for e in examples if e in passage],
-                    module=scope.module,
-                    name="",
                     directive=str(number),
                 )
             )
@@ -491,19 +490,11 @@ def parse_page(text: str, doc: str) -> list[DocUnit]:
             continue
         if i >= inside_entry:
             # The rest of an entry's body was rendered with the entry; only prose is kept here.
-            syntax = _syntax_item(lines, i, section, doc, doc_title, scope.module)
+            syntax = _syntax_item(lines, i, parent=here())
             if syntax is not None:
                 units.append(syntax)
             if directive and directive.group(2) == "describe" and i not in described:
-                place = DocUnit(
-                    kind="section",
-                    doc=doc,
-                    doc_title=doc_title,
-                    section=section,
-                    anchor=slug(section) if section != doc_title else "",
-                    module=scope.module,
-                )
-                units.extend(_operations(lines, i, i + 1, described, parent=place))
+                units.extend(_operations(lines, i, i + 1, described, parent=here()))
             prose.append(line)
         i += 1
     flush_prose()
@@ -529,33 +520,32 @@ def _operations(
         markdown, examples = render(_dedent(body))
         if not markdown:
             continue  # the first of two forms that share one description
-        yield DocUnit(
+        yield replace(
+            parent,
             kind="api",
-            doc=parent.doc,
-            doc_title=parent.doc_title,
-            section=parent.section,
-            anchor=parent.anchor,
             name=form,
             directive="describe",
             signatures=[form],
             text=markdown,
             examples=examples,
-            module=parent.module,
+            aliases=[],
         )
 
 
-def _syntax_item(
-    lines: list[str], i: int, section: str, doc: str, doc_title: str, module: str
-) -> DocUnit | None:
+def _syntax_item(lines: list[str], i: int, *, parent: DocUnit) -> DocUnit | None:
     r"""A piece of syntax a definition list explains (``(?=...)``, ``\d``) as a unit of its own.
 
     The regular-expression syntax is written this way, one term per special character or
     sequence: as one passage of its section, a question about a lookahead finds 1,400
     characters about many of them, and an answer names `re.search` instead of `(?=...)`. The
-    item stays in its section's passage too. Terms that are names (``'store'``) are not syntax.
+    item stays in its section's passage too. Terms that are names (``'store'``) are not syntax;
+    a term of several literals (``*?``, ``+?``, ``??``) is one unit named by the first.
     """
     term = _SYNTAX_TERM.match(lines[i])
-    if term is None or _PLAIN_NAME.fullmatch(term.group(2)) or i + 1 >= len(lines):
+    if term is None or i + 1 >= len(lines):
+        return None
+    name, *aliases = [term.group(2), *re.findall(r"``([^`]+)``", term.group(3))]
+    if any(_PLAIN_NAME.fullmatch(literal) for literal in (name, *aliases)):
         return None
     indent = len(term.group(1))
     if not lines[i + 1].strip() or _indent(lines[i + 1]) <= indent:
@@ -564,19 +554,15 @@ def _syntax_item(
     markdown, examples = render(_dedent(body))
     if not markdown:
         return None
-    name = term.group(2)
-    return DocUnit(
+    return replace(
+        parent,
         kind="api",
-        doc=doc,
-        doc_title=doc_title,
-        section=section,
-        anchor=slug(section) if section != doc_title else "",
         name=name,
+        aliases=aliases,
         directive="syntax",
-        signatures=[name],
+        signatures=[", ".join((name, *aliases))],
         text=markdown,
         examples=examples,
-        module=module,
     )
 
 
