@@ -117,6 +117,7 @@ def test_a_conversion_reads_its_kinds_from_either_side_of_to() -> None:
         frozenset({"str"}),
         frozenset({"dict"}),
     )
+    assert conversion("parse int from a string") == (frozenset({"str"}), frozenset({"int"}))
     assert conversion("How to add to a list") is None  # nothing on the left of "to"
     assert conversion("Save line in file to list") == (frozenset({"file"}), frozenset({"list"}))
     assert conversion("go to the end of a line") is None
@@ -132,6 +133,7 @@ def test_only_the_kinds_that_change_tell_a_conversion_s_direction() -> None:
     assert not reversed_("string into a list", "convert a string to a list of characters")
     assert not reversed_("string into a list", "how to sort a list")
     assert reversed_("Python ASCII to binary", "binary to ascii text")
+    assert reversed_("How to convert an int to a string?", "parse int from a string")
     assert reversed_("read lines of a file into a list", "write a list to a file")
 
 

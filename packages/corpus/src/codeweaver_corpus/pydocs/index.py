@@ -96,7 +96,9 @@ _KINDS = {
 """Kinds of value a conversion goes from and to ("a list to a string"), with their spellings."""
 _CONVERSION_WINDOW = 4
 """How many words either side of "to"/"into" a conversion's kinds are read from."""
-_PHRASE_ENDS = frozenset({"using", "with", "without", "in", "by", "for", "from", "and", "while"})
+_PHRASE_ENDS = frozenset(
+    {"using", "with", "without", "in", "by", "for", "from", "to", "into", "and", "while"}
+)
 """Words that end the noun phrase on either side of a conversion's "to"."""
 
 
@@ -363,9 +365,10 @@ def word_overlap(asked: frozenset[str], phrase: frozenset[str]) -> float:
 def conversion(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
     """The kinds of value a conversion goes from and to, when the text asks for one.
 
-    "How to convert a list of ints to a list of strings" gives ({list, int}, {list, str}); the
-    first "to" or "into" with a kind on both sides decides, so "How to ..." is no conversion.
-    A conversion that changes nothing it names ("a list to a list") is none either.
+    "How to convert a list of ints to a list of strings" gives ({list, int}, {list, str}), and
+    "parse an int from a string" ({str}, {int}); the first "to", "into" or "from" with a kind on
+    both sides decides, so "How to ..." is no conversion. A conversion that changes nothing it
+    names ("a list to a list") is none either.
     """
     words = re.findall(r"[a-z]+", text.lower())
 
@@ -379,9 +382,11 @@ def conversion(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
         return frozenset(found)
 
     for j, word in enumerate(words):
-        if word not in ("to", "into"):
+        if word not in ("to", "into", "from"):
             continue
         before, after = kinds(words[j - 1 :: -1] if j else []), kinds(words[j + 1 :])
+        if word == "from":
+            before, after = after, before
         if before and after:
             return (before, after) if before != after else None
     return None
