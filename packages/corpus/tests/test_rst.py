@@ -234,6 +234,62 @@ def test_each_piece_of_syntax_a_definition_list_explains_is_a_unit_of_its_own() 
     assert any("Matches any decimal digit" in u.text for u in units if u.kind == "section")
 
 
+FORMAT_CODES = """\
+datetime — Basic date and time types
+====================================
+
+Format Codes
+------------
+
++-----------+--------------------------------+------------------------+-------+
+| Directive | Meaning                        | Example                | Notes |
++===========+================================+========================+=======+
+| ``%B``    | Month as locale's full name.   || January, February,    | \\(1)  |
+|           |                                |  ..., December (en_US);|       |
++-----------+--------------------------------+------------------------+-------+
+| ``%j``    | Day of the year as a           | 001, 002, ..., 366     | \\(9)  |
+|           | zero-padded decimal number.    |                        |       |
++-----------+--------------------------------+------------------------+-------+
+| plain     | A row that names no literal.   |                        |       |
++-----------+--------------------------------+------------------------+-------+
+
+   ========= ==========================================
+   Character Meaning
+   ========= ==========================================
+   ``'a'``   open for writing, appending to the end of
+             the file if it exists
+   ``'b'``   binary mode
+   ========= ==========================================
+
+After the tables.
+"""
+
+
+def test_each_row_of_a_table_of_literals_is_a_unit_with_its_meaning_and_example() -> None:
+    units = parse_page(FORMAT_CODES, "library/datetime")
+    rows = {u.name: u for u in units if u.directive == "syntax"}
+    assert list(rows) == ["%B", "%j", "'a'", "'b'"], "header and plain rows are not literals"
+    # Cells by position: the example's `|` line block stays in its cell; notes are left out.
+    assert (
+        rows["%B"].text
+        == "Month as locale's full name. — January, February, ..., December (en_US);"
+    )
+    assert (
+        rows["%j"].text == "Day of the year as a zero-padded decimal number. — 001, 002, ..., 366"
+    )
+    assert rows["'a'"].text == "open for writing, appending to the end of the file if it exists"
+    assert (rows["%j"].kind, rows["%j"].section, rows["%j"].signatures) == (
+        "api",
+        "Format Codes",
+        ["%j"],
+    )
+    # A page-qualified name tells one page's `'<'` from another's.
+    assert rows["%j"].target_names == ("%j", "library/datetime:%j")
+    # A row named like an API or a word is reached through its page only.
+    assert rows["'a'"].target_names == ("library/datetime:'a'",)
+    assert any("Day of the year" in u.text for u in units if u.kind == "section")
+
+
 def test_a_spaced_literal_marker_leaves_no_colon_behind() -> None:
     markdown, examples = render(
         [

@@ -38,6 +38,8 @@ def top(index: DocsIndex, question: str, k: int = 3) -> list[str]:
         ("How can I tell what re.sub returns?", "re.sub"),
         ("regex lookahead: match a word only if it is followed by another", "(?=...)"),
         ("non-greedy regex match in python", "*?"),
+        ("How to get the day of the year?", "%j"),  # a row of the strftime table
+        ("How to format a number as a percentage?", "'%'"),  # a row of the format spec's
     ],
 )
 def test_everyday_questions_find_their_api(index: DocsIndex, question: str, api: str) -> None:
@@ -71,6 +73,13 @@ def test_a_piece_of_syntax_is_found_through_its_tasks_never_named_by_a_question(
     assert dollar, "the end-of-string anchor is a unit"
     assert not dollar & index.named_units("How do I split a string on '$'?")
     assert "$" not in top(index, "How do I split a string on '$'?", k=5)
+
+
+def test_a_table_row_named_like_an_api_leaves_the_name_to_the_api(index: DocsIndex) -> None:
+    # Type-mapping tables have rows named ``int``; `int` is still the built-in alone.
+    assert {index.unit(i).directive for i in index._by_name["int"]} == {"class"}
+    assert any(u.directive == "syntax" and u.name == "int" for u in index.units)
+    assert [index.unit(i).doc for i in index._by_name["library/string:'<'"]] == ["library/string"]
 
 
 def test_a_module_named_in_words_counts_unless_it_is_an_english_word(index: DocsIndex) -> None:
@@ -121,6 +130,8 @@ def test_a_conversion_reads_its_kinds_from_either_side_of_to() -> None:
     assert conversion("How to add to a list") is None  # nothing on the left of "to"
     assert conversion("Save line in file to list") == (frozenset({"file"}), frozenset({"list"}))
     assert conversion("go to the end of a line") is None
+    assert conversion("read a string like a file") == (frozenset({"str"}), frozenset({"file"}))
+    assert conversion("add up numbers stored as strings") is None
     assert conversion("copy a list to a list") is None  # nothing changes kind
 
 

@@ -139,12 +139,14 @@ def _zero_gzip_mtime(path: Path) -> None:
 
 
 def check_targets(units: Sequence[DocUnit], tasks: Sequence[Task]) -> None:
-    """Every task target must name a unit: an API name or alias, or a `page#anchor` section.
+    """Every task target must name a unit: an API name, alias or `page:syntax`, or a section.
+
+    See `DocUnit.target_names`; a section is `page#anchor`.
 
     Raises:
         ValueError: naming the targets that resolve to nothing.
     """
-    names = {name for u in units if u.kind == "api" for name in (u.name, *u.aliases)}
+    names = {name for u in units if u.kind == "api" for name in u.target_names}
     sections = {f"{u.doc}#{u.anchor}" for u in units if u.kind == "section"}
     unknown = sorted(
         {t for task in tasks for t in task.targets if t not in names and t not in sections}

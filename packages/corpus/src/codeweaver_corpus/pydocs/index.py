@@ -97,7 +97,8 @@ _KINDS = {
 _CONVERSION_WINDOW = 4
 """How many words either side of "to"/"into" a conversion's kinds are read from."""
 _PHRASE_ENDS = frozenset(
-    {"using", "with", "without", "in", "by", "for", "from", "to", "into", "and", "while"}
+    {"using", "with", "without", "in", "by", "for", "from", "to", "into", "as", "like", "and"}
+    | {"while"}
 )
 """Words that end the noun phrase on either side of a conversion's "to"."""
 
@@ -166,8 +167,9 @@ class DocsIndex:
         self._syntax = frozenset(i for i, u in enumerate(units) if u.directive == "syntax")
         for i, unit in enumerate(units):
             if unit.kind == "api":
-                for name in (unit.name, *unit.aliases):
+                for name in unit.target_names:
                     by_name[name].append(i)
+                for name in (unit.name, *unit.aliases):
                     if i not in self._syntax:
                         by_last[name.rsplit(".", 1)[-1].lower()].append(i)
             else:
@@ -248,7 +250,7 @@ class DocsIndex:
         seen: set[str] = set()
         for i in order:
             unit = self.units[int(i)]
-            key = unit.name if unit.kind == "api" else f"{unit.doc}#{unit.anchor}"
+            key = unit.target_names[0] if unit.kind == "api" else f"{unit.doc}#{unit.anchor}"
             if key not in seen:
                 seen.add(key)
                 chosen.append(int(i))
@@ -366,9 +368,10 @@ def conversion(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
     """The kinds of value a conversion goes from and to, when the text asks for one.
 
     "How to convert a list of ints to a list of strings" gives ({list, int}, {list, str}), and
-    "parse an int from a string" ({str}, {int}); the first "to", "into" or "from" with a kind on
-    both sides decides, so "How to ..." is no conversion. A conversion that changes nothing it
-    names ("a list to a list") is none either.
+    "parse an int from a string" ({str}, {int}), and "read a string like a file" ({str}, {file});
+    the first "to", "into", "from", "as" or "like" with a kind on both sides decides, so "How to
+    ..." is no conversion. A conversion that changes nothing it names ("a list to a list") is
+    none either.
     """
     words = re.findall(r"[a-z]+", text.lower())
 
@@ -382,8 +385,10 @@ def conversion(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
         return frozenset(found)
 
     for j, word in enumerate(words):
-        if word not in ("to", "into", "from"):
+        if word not in ("to", "into", "from", "as", "like"):
             continue
+        if word in ("as", "like") and j and words[j - 1].endswith("ed"):
+            continue  # "numbers stored as strings" says what they are, not what they become
         before, after = kinds(words[j - 1 :: -1] if j else []), kinds(words[j + 1 :])
         if word == "from":
             before, after = after, before

@@ -12,6 +12,7 @@ blocks and doctest sessions become fenced code, and grid tables become rows.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -69,6 +70,11 @@ _OPTION = re.compile(r"^\s*:[\w-]+:(\s|$)")
 """A directive option (`:noindex:`, `:synopsis: ...`), unlike a role (`:func:` + backquote)."""
 _SYNTAX_TERM = re.compile(r"^(\s*)``([^`]+)``((?:,\s*``[^`]+``)*)\s*$")
 r"""A definition list's term written as literals (``(?=...)``, ``\d``, ``%z``; ``*?``, ``+?``)."""
+_GRID_BORDER = re.compile(r"^\s*\+(?:[-=]+\+)+\s*$")
+_SIMPLE_BORDER = re.compile(r"^\s*=+(?:\s+=+)+\s*$")
+_ONE_LITERAL = re.compile(r"``([^`]+)``")
+_NOTES_CELL = re.compile(r"(?:\\?\(\d+\)[\s,]*)+")
+r"""A table cell that only points to numbered notes (`\(1)`, `(3), (4)`)."""
 _PLAIN_NAME = re.compile(r"['\"]?[\w.-]+(\(.*\))?['\"]?|.* .*")
 """A term that is a name, a call or words (``'store'``, ``pencolor()``, ``two-pass``)."""
 _NOTES = {
@@ -155,6 +161,21 @@ class DocUnit:
     examples: list[str] = field(default_factory=list)
     module: str = ""
     aliases: list[str] = field(default_factory=list)
+
+    @property
+    def target_names(self) -> tuple[str, ...]:
+        """The names a task entry can point at this unit by.
+
+        Its name and aliases, and for a piece of syntax also `page:name` (``'<'`` aligns left in
+        the format specification and means little-endian in `struct`). A table row named like
+        an API or a word (``int`` in a type-mapping table, ``'f'``) is reached by `page:name`
+        only, so the name `int` stays the built-in's. The first is the unit's answer key.
+        """
+        names = (self.name, *self.aliases)
+        if self.directive != "syntax":
+            return names
+        qualified = tuple(f"{self.doc}:{n}" for n in names)
+        return qualified if _PLAIN_NAME.fullmatch(self.name) else names + qualified
 
     @property
     def summary(self) -> str:
@@ -493,6 +514,7 @@ def parse_page(text: str, doc: str) -> list[DocUnit]:
             syntax = _syntax_item(lines, i, parent=here())
             if syntax is not None:
                 units.append(syntax)
+            units.extend(_table_items(lines, i, parent=here()))
             if directive and directive.group(2) == "describe" and i not in described:
                 units.extend(_operations(lines, i, i + 1, described, parent=here()))
             prose.append(line)
@@ -564,6 +586,79 @@ def _syntax_item(lines: list[str], i: int, *, parent: DocUnit) -> DocUnit | None
         text=markdown,
         examples=examples,
     )
+
+
+def _table_items(lines: list[str], i: int, *, parent: DocUnit) -> Iterator[DocUnit]:
+    r"""The rows of a table that starts at line `i` and documents literals, as units of their own.
+
+    A row whose first cell is one literal (``%B`` of the strftime codes, ``'<'`` of the format
+    specification, ``unicode_escape`` of the codecs) is that literal's entry: its other cells
+    (what it means, an example; not the notes column) are its text. As one passage, "month name"
+    finds 1,200 characters about every code; as a unit it finds `%B` and its sentence. The rows
+    stay in their section's passage too.
+    """
+    if i and lines[i - 1].strip()[:1] in ("+", "|", "="):
+        return  # not the table's first line
+    for first, *rest in _table_cells(lines, i):
+        literal = _ONE_LITERAL.fullmatch(first)
+        described = [inline(c) for c in rest if c and not _NOTES_CELL.fullmatch(c)]
+        if literal is None or not described:
+            continue
+        name = literal.group(1)
+        yield replace(
+            parent,
+            kind="api",
+            name=name,
+            directive="syntax",
+            signatures=[name],
+            text=" — ".join(described),
+            examples=[],
+            aliases=[],
+        )
+
+
+def _table_cells(lines: list[str], i: int) -> list[list[str]]:
+    """The rows of the grid or simple table whose top border is line `i`, as cell texts.
+
+    Columns are read by position from the border (`+----+---+`, `==== ===`), so a cell that
+    holds a `|` line block (the strftime table's examples) stays one cell; a row's lines are
+    joined cell by cell.
+    """
+    border = lines[i] if i < len(lines) else ""
+    grid = bool(_GRID_BORDER.match(border))
+    spans: list[tuple[int, int | None]]
+    if grid:
+        cuts = [k for k, ch in enumerate(border) if ch == "+"]
+        spans = [(a + 1, b) for a, b in itertools.pairwise(cuts)]
+    elif _SIMPLE_BORDER.match(border):
+        cuts = [m.start() for m in re.finditer(r"=+", border)]
+        spans = list(zip(cuts, [*cuts[1:], None], strict=True))
+    else:
+        return []
+    rows: list[list[list[str]]] = []
+    after_border = True
+    borders = 1
+    for line in lines[i + 1 :]:
+        if not line.strip():
+            if not grid and borders >= 2:
+                break
+            continue
+        if _GRID_BORDER.match(line) or _SIMPLE_BORDER.match(line):
+            borders += 1
+            after_border = True
+            continue
+        if grid and not line.strip().startswith("|"):
+            break
+        cells = [line[a:b].strip() for a, b in spans]
+        cells = [c[1:].strip() if c.startswith("|") else c for c in cells]
+        # A grid row starts after a border; a simple table's where its first column has text.
+        if (after_border if grid else bool(cells[0])) or not rows:
+            rows.append([[c] for c in cells])
+            after_border = False
+        else:
+            for kept, cell in zip(rows[-1], cells, strict=False):
+                kept.append(cell)
+    return [[" ".join(p for p in cell if p) for cell in row] for row in rows]
 
 
 def _join_continued(raw: list[str]) -> list[str]:

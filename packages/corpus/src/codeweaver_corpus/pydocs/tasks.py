@@ -10,6 +10,7 @@ header.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,7 +56,8 @@ def parse_tasks(text: str, *, origin: str = "tasks") -> list[Task]:
         if line.startswith("="):
             close()
             start = number
-            targets = tuple(t.strip() for t in line[1:].split(",") if t.strip())
+            # ", " separates targets, so a target may itself be a comma (`library/string:','`).
+            targets = tuple(t.strip() for t in re.split(r",\s+", line[1:]) if t.strip())
             phrases = []
             if not targets:
                 raise TaskFileError(f"{origin}:{number}: an entry needs at least one target")
