@@ -290,6 +290,34 @@ def test_each_row_of_a_table_of_literals_is_a_unit_with_its_meaning_and_example(
     assert any("Day of the year" in u.text for u in units if u.kind == "section")
 
 
+CODECS = """\
+codecs — Codec registry and base classes
+========================================
+
+Text Encodings
+--------------
+
++--------------------+---------+---------------------------+
+| Codec              | Aliases | Meaning                   |
++====================+=========+===========================+
+| unicode_escape     |         | Encoding suitable as the  |
+|                    |         | contents of a Unicode     |
+|                    |         | literal.                  |
++--------------------+---------+---------------------------+
+| idna               |         | A plain word is no name.  |
++--------------------+---------+---------------------------+
+"""
+
+
+def test_a_codec_named_bare_in_its_table_is_a_unit_reached_through_its_page() -> None:
+    [codec] = [u for u in parse_page(CODECS, "library/codecs") if u.directive == "syntax"]
+    assert (codec.name, codec.text) == (
+        "unicode_escape",
+        "Encoding suitable as the contents of a Unicode literal.",
+    )
+    assert codec.target_names == ("library/codecs:unicode_escape",)
+
+
 def test_a_spaced_literal_marker_leaves_no_colon_behind() -> None:
     markdown, examples = render(
         [

@@ -40,6 +40,7 @@ def top(index: DocsIndex, question: str, k: int = 3) -> list[str]:
         ("non-greedy regex match in python", "*?"),
         ("How to get the day of the year?", "%j"),  # a row of the strftime table
         ("How to format a number as a percentage?", "'%'"),  # a row of the format spec's
+        ("How do I un-escape a backslash-escaped string?", "unicode_escape"),  # the codecs'
     ],
 )
 def test_everyday_questions_find_their_api(index: DocsIndex, question: str, api: str) -> None:

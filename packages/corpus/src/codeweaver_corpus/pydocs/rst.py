@@ -73,6 +73,8 @@ r"""A definition list's term written as literals (``(?=...)``, ``\d``, ``%z``; `
 _GRID_BORDER = re.compile(r"^\s*\+(?:[-=]+\+)+\s*$")
 _SIMPLE_BORDER = re.compile(r"^\s*=+(?:\s+=+)+\s*$")
 _ONE_LITERAL = re.compile(r"``([^`]+)``")
+_SNAKE_NAME = re.compile(r"([a-z][a-z0-9]*(?:_[a-z0-9]+)+)")
+"""A table's first cell written as a bare snake_case name: a codec (``unicode_escape``)."""
 _NOTES_CELL = re.compile(r"(?:\\?\(\d+\)[\s,]*)+")
 r"""A table cell that only points to numbered notes (`\(1)`, `(3), (4)`)."""
 _PLAIN_NAME = re.compile(r"['\"]?[\w.-]+(\(.*\))?['\"]?|.* .*")
@@ -592,15 +594,15 @@ def _table_items(lines: list[str], i: int, *, parent: DocUnit) -> Iterator[DocUn
     r"""The rows of a table that starts at line `i` and documents literals, as units of their own.
 
     A row whose first cell is one literal (``%B`` of the strftime codes, ``'<'`` of the format
-    specification, ``unicode_escape`` of the codecs) is that literal's entry: its other cells
-    (what it means, an example; not the notes column) are its text. As one passage, "month name"
-    finds 1,200 characters about every code; as a unit it finds `%B` and its sentence. The rows
-    stay in their section's passage too.
+    specification) or a bare snake_case name (the codec `unicode_escape`) is that literal's
+    entry: its other cells (what it means, an example; not the notes column) are its text. As
+    one passage, "month name" finds 1,200 characters about every code; as a unit it finds `%B`
+    and its sentence. The rows stay in their section's passage too.
     """
     if i and lines[i - 1].strip()[:1] in ("+", "|", "="):
         return  # not the table's first line
     for first, *rest in _table_cells(lines, i):
-        literal = _ONE_LITERAL.fullmatch(first)
+        literal = _ONE_LITERAL.fullmatch(first) or _SNAKE_NAME.fullmatch(first)
         described = [inline(c) for c in rest if c and not _NOTES_CELL.fullmatch(c)]
         if literal is None or not described:
             continue
