@@ -95,12 +95,12 @@ _KINDS = {
 }
 """Kinds of value a conversion goes from and to ("a list to a string"), with their spellings."""
 _CONVERSION_WINDOW = 4
-"""How many words either side of "to"/"into" a conversion's kinds are read from."""
+"""How many words either side of a conversion's "to" ("into", "from", "as", "like") are read."""
 _PHRASE_ENDS = frozenset(
     {"using", "with", "without", "in", "by", "for", "from", "to", "into", "as", "like", "and"}
     | {"while"}
 )
-"""Words that end the noun phrase on either side of a conversion's "to"."""
+"""Words that end the noun phrase on either side of a conversion's "to" (or "into", ...)."""
 
 
 class IndexError_(RuntimeError):

@@ -70,8 +70,6 @@ _OPTION = re.compile(r"^\s*:[\w-]+:(\s|$)")
 """A directive option (`:noindex:`, `:synopsis: ...`), unlike a role (`:func:` + backquote)."""
 _SYNTAX_TERM = re.compile(r"^(\s*)``([^`]+)``((?:,\s*``[^`]+``)*)\s*$")
 r"""A definition list's term written as literals (``(?=...)``, ``\d``, ``%z``; ``*?``, ``+?``)."""
-_GRID_BORDER = re.compile(r"^\s*\+(?:[-=]+\+)+\s*$")
-_SIMPLE_BORDER = re.compile(r"^\s*=+(?:\s+=+)+\s*$")
 _ONE_LITERAL = re.compile(r"``([^`]+)``")
 _SNAKE_NAME = re.compile(r"([a-z][a-z0-9]*(?:_[a-z0-9]+)+)")
 """A table's first cell written as a bare snake_case name: a codec (``unicode_escape``)."""
@@ -627,16 +625,16 @@ def _table_cells(lines: list[str], i: int) -> list[list[str]]:
     joined cell by cell.
     """
     border = lines[i] if i < len(lines) else ""
-    grid = bool(_GRID_BORDER.match(border))
+    if not _TABLE_BORDER.match(border):
+        return []
+    grid = border.lstrip().startswith("+")
     spans: list[tuple[int, int | None]]
     if grid:
         cuts = [k for k, ch in enumerate(border) if ch == "+"]
         spans = [(a + 1, b) for a, b in itertools.pairwise(cuts)]
-    elif _SIMPLE_BORDER.match(border):
+    else:
         cuts = [m.start() for m in re.finditer(r"=+", border)]
         spans = list(zip(cuts, [*cuts[1:], None], strict=True))
-    else:
-        return []
     rows: list[list[list[str]]] = []
     after_border = True
     borders = 1
@@ -645,7 +643,7 @@ def _table_cells(lines: list[str], i: int) -> list[list[str]]:
             if not grid and borders >= 2:
                 break
             continue
-        if _GRID_BORDER.match(line) or _SIMPLE_BORDER.match(line):
+        if _TABLE_BORDER.match(line):
             borders += 1
             after_border = True
             continue
