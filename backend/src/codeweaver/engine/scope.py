@@ -19,16 +19,9 @@ _PYTHON = re.compile(r"\bpython\s*\d?(\.\d+)?\b|\bpy3?\b|\bcpython\b|파이썬|\
 # A standard-library API in code form (`os.system()`, `import shutil`) says the question is
 # about Python even when it also names another tool ("make os.system() use bash").
 # `this` and `antigravity` are jokes, and `this.x` is JavaScript far more often.
-_STDLIB = "|".join(
-    sorted(
-        (
-            m
-            for m in sys.stdlib_module_names
-            if not m.startswith("_") and m not in {"this", "antigravity"}
-        ),
-        key=len,
-    )
-)
+_JOKES = frozenset({"this", "antigravity"})
+_MODULES = [m for m in sys.stdlib_module_names if not m.startswith("_") and m not in _JOKES]
+_STDLIB = "|".join(sorted(_MODULES, key=len))
 _STDLIB_CODE = re.compile(rf"\b(?:{_STDLIB})\.[A-Za-z_]\w*|\bimport\s+(?:{_STDLIB})\b")
 
 # Another language, tool or platform, by the names people write it with. Case-sensitive where a

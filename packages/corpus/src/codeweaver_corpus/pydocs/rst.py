@@ -511,12 +511,13 @@ def parse_page(text: str, doc: str) -> list[DocUnit]:
             continue
         if i >= inside_entry:
             # The rest of an entry's body was rendered with the entry; only prose is kept here.
-            syntax = _syntax_item(lines, i, parent=here())
+            place = here()
+            syntax = _syntax_item(lines, i, parent=place)
             if syntax is not None:
                 units.append(syntax)
-            units.extend(_table_items(lines, i, parent=here()))
+            units.extend(_table_items(lines, i, parent=place))
             if directive and directive.group(2) == "describe" and i not in described:
-                units.extend(_operations(lines, i, i + 1, described, parent=here()))
+                units.extend(_operations(lines, i, i + 1, described, parent=place))
             prose.append(line)
         i += 1
     flush_prose()
