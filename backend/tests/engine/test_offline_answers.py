@@ -237,6 +237,23 @@ async def test_another_items_code_is_an_example_only_when_it_is_about_the_questi
     assert "opener" not in answer.text
 
 
+async def test_a_passage_shows_the_example_its_prose_introduces_for_what_is_asked(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    # The passage holding the nested-loop session, read with its section's neighbours: the
+    # comprehension the question asks about is introduced by "this listcomp combines ...".
+    [i] = [
+        i
+        for i in index._by_section["tutorial/datastructures#list-comprehensions"]
+        if index.unit(i).text.startswith("```\n>>> combs = []")
+    ]
+    evidence = evidence_of(DocHit(index.unit(i), i, 1.0), text=index.in_context(i))
+    answer = await answer_to("list comprehension with an if condition", [evidence], embedder)
+    example = answer.text.split("**Example** [1]\n```python\n", 1)[1].split("```", 1)[0]
+    assert "for x in [1,2,3] for y in [3,1,4] if x != y]" in example
+    assert "combs.append" not in example
+
+
 async def test_a_traceback_gets_what_the_error_means_then_the_fix(
     index: DocsIndex, embedder: Embedder
 ) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from codeweaver_corpus.pydocs import DOCS_URL
 from codeweaver_corpus.pydocs.index import (
+    PASSAGE_CONTEXT_CHARS,
     DocHit,
     DocsIndex,
     call_keys,
@@ -173,6 +174,25 @@ def test_evidence_cites_docs_python_org_and_leads_with_the_signature(index: Docs
     by_url = index.by_url(evidence.url)
     assert by_url is not None
     assert by_url.index == i
+
+
+def test_a_passage_is_read_with_its_neighbours_in_its_section(index: DocsIndex) -> None:
+    # The tutorial's list comprehensions are cut into passages; the one holding the nested-loop
+    # session starts with it, and the sentence that says what it shows ends the passage before.
+    parts = index._by_section["tutorial/datastructures#list-comprehensions"]
+    assert len(parts) > 2
+    [middle] = [i for i in parts if index.unit(i).text.startswith("```\n>>> combs = []")]
+    read = index.in_context(middle)
+    assert index.unit(middle).text in read
+    assert "and it's equivalent to:" in read.split(">>> combs = []")[0]
+    assert len(read) <= PASSAGE_CONTEXT_CHARS
+    [nested] = index._by_section["tutorial/datastructures#nested-list-comprehensions"][:1]
+    assert index.unit(nested).text not in read, "only its own section"
+    api = index._by_name["str.split"][0]
+    assert index.in_context(api) == index.unit(api).text, "an API entry is read alone"
+    # Evidence from a search carries the neighbours; the hit is the passage it cites.
+    hit = DocHit(index.unit(middle), middle, 0.9)
+    assert evidence_of(hit, text=index.in_context(middle)).content == read
 
 
 async def test_another_embedding_model_gets_the_units_embedded_once(

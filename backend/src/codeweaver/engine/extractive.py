@@ -485,21 +485,33 @@ async def _example_for(draft: _Draft, item: int, api: str) -> tuple[int, str] | 
         return None
     in_entry = [c for c in candidates if c[0] == item]
     pool = [c for c in in_entry if _uses(c[1], form)] or in_entry or candidates
-    scores = await _rank_texts(
-        f"{draft.basis} {api}",
-        [block for _, block, _ in pool],
-        draft.embedder,
-        explained=api.replace(".", " "),
-    )
-    # An entry's examples follow the sentence they illustrate ("If sep is not given, runs of
-    # whitespace are one separator ... For example:"): the prose before a block says what it shows.
-    told = await _rank_texts(draft.basis, [lead_in for *_, lead_in in pool], draft.embedder)
-    best = max(
-        range(len(pool)),
-        key=lambda i: scores[i] + LEAD_IN_WEIGHT * told[i] + _example_shape(pool[i][1]),
+    best = await _best_example(
+        draft, [(block, lead_in) for _, block, lead_in in pool], f"{draft.basis} {api}", api
     )
     where, block, _ = pool[best]
     return where, _example(block)
+
+
+async def _best_example(
+    draft: _Draft, pool: list[tuple[str, str]], basis: str, explained: str
+) -> int:
+    """Which of the code blocks (each with the prose that introduces it) shows what was asked.
+
+    An item's examples follow the sentence they illustrate ("If sep is not given, runs of
+    whitespace are one separator ... For example:", "You can also use a list comprehension:"):
+    the prose before a block says what it shows, which the code alone often does not.
+    """
+    scores = await _rank_texts(
+        basis,
+        [block for block, _ in pool],
+        draft.embedder,
+        explained=explained.replace(".", " "),
+    )
+    told = await _rank_texts(draft.basis, [lead_in for _, lead_in in pool], draft.embedder)
+    return max(
+        range(len(pool)),
+        key=lambda i: scores[i] + LEAD_IN_WEIGHT * told[i] + _example_shape(pool[i][0]),
+    )
 
 
 def _lead_in(content: str, block: str) -> str:
@@ -560,8 +572,8 @@ async def _compose_passage(draft: _Draft, item: int) -> list[str]:
         out += ["", *(f"> {s} {mark}" for s in sentences)]
     blocks = [b for b in code_blocks(chosen.content) if not addresses_assistant(b)]
     if blocks:
-        scores = await _rank_texts(draft.basis, blocks, draft.embedder, explained=chosen.title)
-        block = blocks[max(range(len(blocks)), key=lambda i: scores[i])]
+        pool = [(block, _lead_in(chosen.content, block)) for block in blocks]
+        block = blocks[await _best_example(draft, pool, draft.basis, chosen.title)]
         out += ["", f"**{h['example']}** {mark}", "```python", _example(block), "```"]
     return out
 

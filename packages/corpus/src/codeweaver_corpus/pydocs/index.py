@@ -59,6 +59,10 @@ OWN_SIMILARITY_TIEBREAK = 0.001
 similarity to the question orders them ("loop over the file object" before "f.seek"), in the
 score itself, so every later sort by score keeps that order."""
 MODULE_BONUS = 0.04
+PASSAGE_CONTEXT_CHARS = 3000
+"""How much of its section a passage is read with: a long section is cut into passages of
+about 1,200 characters, and an example often sits in the passage after the sentence that says
+what it shows ("and it's equivalent to:")."""
 """Added to the units of a standard-library module the question names in plain words."""
 _ENGLISH_MODULE_NAMES = frozenset(
     {"time", "string", "random", "copy", "select", "code", "types", "test", "site", "array"}
@@ -176,6 +180,7 @@ class DocsIndex:
                 by_section[f"{unit.doc}#{unit.anchor}"].append(i)
         self._by_name = dict(by_name)
         self._by_last = dict(by_last)
+        self._by_section = dict(by_section)
         # Each phrase scores every unit of every target of its task.
         phrase_targets: list[list[tuple[int, float]]] = []
         self.phrases: list[str] = []
@@ -327,6 +332,31 @@ class DocsIndex:
     def unit(self, index: int) -> DocUnit:
         """The unit at a position."""
         return self.units[index]
+
+    def in_context(self, index: int, limit: int = PASSAGE_CONTEXT_CHARS) -> str:
+        """A unit's text; a passage's with the passages either side of it in its section.
+
+        Neighbours are added alternately, before then after, while the whole stays within
+        `limit` characters (the unit itself always whole).
+        """
+        unit = self.units[index]
+        if unit.kind == "api":
+            return unit.text
+        parts = self._by_section.get(f"{unit.doc}#{unit.anchor}", [index])
+        first = last = parts.index(index)
+        size = len(unit.text)
+        grew = True
+        while grew:
+            grew = False
+            if first > 0 and size + len(self.units[parts[first - 1]].text) <= limit:
+                first -= 1
+                size += len(self.units[parts[first]].text)
+                grew = True
+            if last < len(parts) - 1 and size + len(self.units[parts[last + 1]].text) <= limit:
+                last += 1
+                size += len(self.units[parts[last]].text)
+                grew = True
+        return "\n\n".join(self.units[i].text for i in parts[first : last + 1])
 
     def by_name(self, name: str) -> list[DocUnit]:
         """The API units of a qualified name or alias."""

@@ -27,11 +27,12 @@ REFERENCE_FILE_PREFIX = f"python-docs-{DOCS_VERSION}"
 """How bundled units name their file: `python-docs-3.11/library/os.rst`."""
 
 
-def evidence_of(hit: DocHit, version: str = DOCS_VERSION) -> Evidence:
+def evidence_of(hit: DocHit, version: str = DOCS_VERSION, *, text: str | None = None) -> Evidence:
     """A documentation unit as cited evidence.
 
     An API unit's content starts with its signatures in a code block, then its description, so
-    any reader (a model, the offline engine) sees the call form first.
+    any reader (a model, the offline engine) sees the call form first. `text` replaces a
+    passage's own text (with its neighbours, `DocsIndex.in_context`).
     """
     unit = hit.unit
     if unit.kind == "api":
@@ -44,7 +45,7 @@ def evidence_of(hit: DocHit, version: str = DOCS_VERSION) -> Evidence:
             if unit.section == unit.doc_title
             else (f"{unit.doc_title} — {unit.section}")
         )
-        content = unit.text
+        content = text if text is not None else unit.text
     key = unit.name or f"{unit.doc}#{unit.anchor}#{unit.directive}"
     return Evidence(
         id=stable_id("pydocs", version, key, str(hit.index)),
@@ -155,7 +156,7 @@ class PythonReference:
         """
         index = await self.warm_up()
         hits = await self.search_hits(query, k=k)
-        found = [evidence_of(hit) for hit in hits]
+        found = [evidence_of(hit, text=index.in_context(hit.index)) for hit in hits]
         if hits:
             companion = index.example_for(hits[0])
             if companion is not None and all(h.index != companion for h in hits):
