@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from codeweaver.engine.extractive import sentences_of
 from codeweaver.engine.follow_up import follow_up_answer
 from codeweaver_corpus.pydocs.index import DocHit, DocsIndex
 from codeweaver_corpus.pydocs.reference import evidence_of
@@ -72,3 +73,17 @@ def test_an_example_shows_the_answers_api_not_other_code_from_its_sources(
     assert "os.remove(" in code
     assert "getsize" not in text
     assert [c.n for c in used] == [2]
+
+
+def test_more_on_a_passage_reads_on_into_its_section(index: DocsIndex) -> None:
+    # A section's address names its first passage; when the answer quoted all of it, the
+    # section's next passages (the tutorial's list comprehensions run to three) have more.
+    first = index._by_section["tutorial/datastructures#list-comprehensions"][0]
+    evidence = evidence_of(DocHit(index.unit(first), first, 0.9))
+    citation = Citation.of(1, evidence)
+    shown = "\n".join(f"> {sentence} [1]" for sentence in sentences_of(evidence))
+    text, used = follow_up_answer("tell me more", shown, [citation], "en", lambda: index)
+    assert used == [citation]
+    quotes = [line for line in text.splitlines() if line.startswith("> ")]
+    assert quotes, text
+    assert all(line.removeprefix("> ").removesuffix(" [1]") not in shown for line in quotes)
