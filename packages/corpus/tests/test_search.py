@@ -188,6 +188,10 @@ def test_a_passage_is_read_with_its_neighbours_in_its_section(index: DocsIndex) 
     assert len(read) <= PASSAGE_CONTEXT_CHARS
     [nested] = index._by_section["tutorial/datastructures#nested-list-comprehensions"][:1]
     assert index.unit(nested).text not in read, "only its own section"
+    # The Unicode HOWTO has three "References" sections under one anchor: each reads alone.
+    references = index._by_section["howto/unicode#references"]
+    assert len(references) == 3
+    assert all(index.in_context(i) == index.unit(i).text for i in references)
     api = index._by_name["str.split"][0]
     assert index.in_context(api) == index.unit(api).text, "an API entry is read alone"
     # Evidence from a search carries the neighbours; the hit is the passage it cites.

@@ -336,27 +336,40 @@ class DocsIndex:
     def in_context(self, index: int, limit: int = PASSAGE_CONTEXT_CHARS) -> str:
         """A unit's text; a passage's with the passages either side of it in its section.
 
-        Neighbours are added alternately, before then after, while the whole stays within
+        Neighbours are the adjacent passages of the same section (two sections of a page can
+        share an anchor), added alternately, before then after, while the whole stays within
         `limit` characters (the unit itself always whole).
         """
         unit = self.units[index]
         if unit.kind == "api":
             return unit.text
-        parts = self._by_section.get(f"{unit.doc}#{unit.anchor}", [index])
-        first = last = parts.index(index)
+
+        def joins(i: int, size: int) -> bool:
+            # An adjacent passage of the same section, with room for it.
+            if not 0 <= i < len(self.units):
+                return False
+            other = self.units[i]
+            return (
+                other.kind != "api"
+                and (other.doc, other.anchor, other.section)
+                == (unit.doc, unit.anchor, unit.section)
+                and size + len(other.text) <= limit
+            )
+
+        first = last = index
         size = len(unit.text)
         grew = True
         while grew:
             grew = False
-            if first > 0 and size + len(self.units[parts[first - 1]].text) <= limit:
+            if joins(first - 1, size):
                 first -= 1
-                size += len(self.units[parts[first]].text)
+                size += len(self.units[first].text)
                 grew = True
-            if last < len(parts) - 1 and size + len(self.units[parts[last + 1]].text) <= limit:
+            if joins(last + 1, size):
                 last += 1
-                size += len(self.units[parts[last]].text)
+                size += len(self.units[last].text)
                 grew = True
-        return "\n\n".join(self.units[i].text for i in parts[first : last + 1])
+        return "\n\n".join(self.units[i].text for i in range(first, last + 1))
 
     def by_name(self, name: str) -> list[DocUnit]:
         """The API units of a qualified name or alias."""
