@@ -194,9 +194,16 @@ def test_a_passage_is_read_with_its_neighbours_in_its_section(index: DocsIndex) 
     assert all(index.in_context(i) == index.unit(i).text for i in references)
     api = index._by_name["str.split"][0]
     assert index.in_context(api) == index.unit(api).text, "an API entry is read alone"
-    # Evidence from a search carries the neighbours; the hit is the passage it cites.
-    hit = DocHit(index.unit(middle), middle, 0.9)
-    assert evidence_of(hit, text=index.in_context(middle)).content == read
+
+
+async def test_a_search_s_passages_carry_their_neighbours(index: DocsIndex) -> None:
+    reference = PythonReference(lambda: get_embedder(DEFAULT_EMBEDDING_MODEL), index=lambda: index)
+    found = await reference.search("list comprehension with if condition", k=3)
+    [passage] = [e for e in found if e.url and e.url.endswith("#list-comprehensions")]
+    assert isinstance(passage.meta, LocalMeta)
+    own = index.unit(passage.meta.chunk_index).text
+    assert own in passage.content
+    assert len(passage.content) > len(own), "read with its section's neighbours"
 
 
 async def test_another_embedding_model_gets_the_units_embedded_once(

@@ -59,11 +59,11 @@ OWN_SIMILARITY_TIEBREAK = 0.001
 similarity to the question orders them ("loop over the file object" before "f.seek"), in the
 score itself, so every later sort by score keeps that order."""
 MODULE_BONUS = 0.04
+"""Added to the units of a standard-library module the question names in plain words."""
 PASSAGE_CONTEXT_CHARS = 3000
 """How much of its section a passage is read with: a long section is cut into passages of
 about 1,200 characters, and an example often sits in the passage after the sentence that says
 what it shows ("and it's equivalent to:")."""
-"""Added to the units of a standard-library module the question names in plain words."""
 _ENGLISH_MODULE_NAMES = frozenset(
     {"time", "string", "random", "copy", "select", "code", "types", "test", "site", "array"}
     | {"queue", "signal", "token", "keyword", "operator", "platform", "locale", "calendar"}
