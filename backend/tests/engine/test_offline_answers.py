@@ -70,6 +70,19 @@ async def test_an_api_answer_leads_with_the_api_as_code(
     assert check_grounding(answer, evidence).grounded
 
 
+async def test_an_entry_asked_for_by_another_of_its_names_answers_with_that_name(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    i = index._by_name["sys.stderr"][0]
+    assert index.unit(i).name == "sys.stdin", "one entry documents the three streams"
+    asked = evidence_of(DocHit(index.unit(i), i, 0.9, "write to standard error", "sys.stderr"))
+    answer = await answer_to("How do I print to stderr?", [asked], embedder)
+    assert answer.text.splitlines()[2] == "**Use `sys.stderr`** [1]"
+    assert "```python\nsys.stderr\n" in answer.text
+    assert "Use `sys.stdin`" not in answer.text
+    assert check_grounding(answer, [asked]).grounded
+
+
 async def test_a_close_second_api_is_offered_and_explained(
     index: DocsIndex, embedder: Embedder
 ) -> None:

@@ -176,6 +176,30 @@ def test_evidence_cites_docs_python_org_and_leads_with_the_signature(index: Docs
     assert by_url.index == i
 
 
+def test_an_entry_reached_through_one_of_its_names_answers_as_that_name(index: DocsIndex) -> None:
+    # One entry documents sys.stdin, sys.stdout and sys.stderr; "write to standard error" asks
+    # for sys.stderr, and the answer must not read "Use sys.stdin".
+    vector = get_embedder(DEFAULT_EMBEDDING_MODEL).embed_sync(["write to standard error"])[0]
+    [hit] = [
+        h
+        for h in index.search(vector, "write to standard error", k=3)
+        if h.unit.name == "sys.stdin"
+    ]
+    assert hit.asked_as == "sys.stderr"
+    evidence = evidence_of(hit)
+    assert evidence.title.startswith("Python 3.11 docs: sys.stderr — ")
+    assert isinstance(evidence.meta, LocalMeta)
+    assert evidence.meta.api == "sys.stderr"
+    assert evidence.content.startswith("```\nsys.stderr\n")
+    # Reached by its own name, an entry answers as itself.
+    vector = get_embedder(DEFAULT_EMBEDDING_MODEL).embed_sync(["make a time delay"])[0]
+    [sleep] = [
+        h for h in index.search(vector, "make a time delay", k=3) if h.unit.name == "time.sleep"
+    ]
+    assert sleep.asked_as is None
+    assert evidence_of(sleep).meta.api == "time.sleep"  # type: ignore[union-attr]
+
+
 def test_a_passage_is_read_with_its_neighbours_in_its_section(index: DocsIndex) -> None:
     # The tutorial's list comprehensions are cut into passages; the one holding the nested-loop
     # session starts with it, and the sentence that says what it shows ends the passage before.

@@ -120,12 +120,15 @@ class DocHit:
         index: Its position in the index (stable for a given build).
         score: Relevance, on the scale of cosine similarity (about 0.3 unrelated, 0.9 exact).
         via_task: The task phrasing that matched, when the task index decided the score.
+        asked_as: The alias that task named, when it named one of an entry's other names
+            (`sys.stdout` in the entry of `sys.stdin`, `codecs.BOM_UTF8` in that of `codecs.BOM`).
     """
 
     unit: DocUnit
     index: int
     score: float
     via_task: str | None = None
+    asked_as: str | None = None
 
     @property
     def url(self) -> str:
@@ -182,13 +185,16 @@ class DocsIndex:
         self._by_last = dict(by_last)
         self._by_section = dict(by_section)
         # Each phrase scores every unit of every target of its task.
-        phrase_targets: list[list[tuple[int, float]]] = []
+        phrase_targets: list[list[tuple[int, float, str | None]]] = []
         self.phrases: list[str] = []
         for task in tasks:
-            targets: list[tuple[int, float]] = []
+            targets: list[tuple[int, float, str | None]] = []
             for rank, target in enumerate(task["targets"]):
                 found = by_name.get(target) or by_section.get(target) or []
-                targets += [(i, ALTERNATIVE_DECAY**rank) for i in found]
+                targets += [
+                    (i, ALTERNATIVE_DECAY**rank, target if target in units[i].aliases else None)
+                    for i in found
+                ]
             for phrase in task["phrases"]:
                 self.phrases.append(phrase)
                 phrase_targets.append(targets)
@@ -219,6 +225,7 @@ class DocsIndex:
         dense = self.vectors @ query
         scores = dense.copy()
         via: dict[int, str] = {}
+        asked_as: dict[int, str | None] = {}
         if len(self.phrases):
             phrase_scores = self.task_vectors @ query
             asked = frozenset(stemmed_words(question))
@@ -231,18 +238,22 @@ class DocsIndex:
                     continue
                 shared = word_overlap(asked, self._phrase_words[p])
                 phrase_score = float(phrase_scores[p]) + PHRASE_WORDS_WEIGHT * shared
-                for i, weight in self._phrase_targets[p]:
+                for i, weight, alias in self._phrase_targets[p]:
                     value = phrase_score * weight + OWN_SIMILARITY_TIEBREAK * float(dense[i])
                     if value > scores[i]:
                         scores[i] = value
                         via[i] = self.phrases[p]
+                        asked_as[i] = alias
         for i in self.named_units(question):
             scores[i] += NAMED_API_BONUS
         for i in self.module_units(question):
             scores[i] += MODULE_BONUS
         scores -= PASSAGE_PENALTY * self._passages
         top = self._distinct(np.argsort(-scores, kind="stable"), k)
-        return [DocHit(self.units[i], int(i), float(scores[i]), via.get(int(i))) for i in top]
+        return [
+            DocHit(self.units[i], int(i), float(scores[i]), via.get(int(i)), asked_as.get(int(i)))
+            for i in top
+        ]
 
     def _distinct(self, order: NDArray[np.intp], k: int) -> list[int]:
         """The first `k` units of `order` that are not the same answer again.

@@ -35,9 +35,10 @@ def evidence_of(hit: DocHit, version: str = DOCS_VERSION, *, text: str | None = 
     passage's own text (with its neighbours, `DocsIndex.in_context`).
     """
     unit = hit.unit
+    name = hit.asked_as or unit.name
     if unit.kind == "api":
-        title = f"{unit.name} — {unit.doc_title}"
-        signatures = "\n".join(unit.signatures)
+        title = f"{name} — {unit.doc_title}"
+        signatures = "\n".join(_asked_first(unit.signatures, hit.asked_as))
         content = f"```\n{signatures}\n```\n\n{unit.text}".strip()
     else:
         title = (
@@ -59,10 +60,24 @@ def evidence_of(hit: DocHit, version: str = DOCS_VERSION, *, text: str | None = 
             file=f"{REFERENCE_FILE_PREFIX}/{unit.doc}.rst",
             section=unit.section,
             chunk_index=hit.index,
-            api=unit.name or None,
+            api=name or None,
             task=hit.via_task,
         ),
     )
+
+
+def _asked_first(signatures: list[str], asked_as: str | None) -> list[str]:
+    """An entry's signatures, the name a task asked for first, qualified like the entry's.
+
+    One entry documents `sys.stdin`, `stdout` and `stderr`: asked for `sys.stderr`, it shows
+    `sys.stderr` first.
+    """
+    if asked_as is None:
+        return signatures
+    short = asked_as.rsplit(".", 1)[-1]
+    asked = [s for s in signatures if s.split("(", 1)[0] in (asked_as, short)]
+    shown = [s if s.startswith(asked_as) else asked_as + s[len(short) :] for s in asked]
+    return [*shown, *(s for s in signatures if s not in asked)]
 
 
 def is_reference(evidence: Evidence) -> bool:
