@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 from codeweaver.engine.extractive import code_blocks, offline_note, sentences_of
 from codeweaver_corpus.pydocs.index import DocHit, DocsIndex, call_keys, use_key
-from codeweaver_corpus.pydocs.reference import evidence_of
-from codeweaver_schema import Citation, Evidence
+from codeweaver_corpus.pydocs.reference import evidence_in_context, evidence_of
+from codeweaver_schema import Citation
 
 WANTS_CODE = re.compile(r"example|code|snippet|sample|show|예시|예제|코드", re.IGNORECASE)
 MAX_SENTENCES = 3
@@ -104,7 +104,7 @@ def follow_up_answer(
                 break
     if not lines:
         for citation, hit in units:
-            unit_evidence = _read(index(), hit)
+            unit_evidence = evidence_in_context(index(), hit)
             fresh = [s for s in sentences_of(unit_evidence) if s not in shown][:MAX_SENTENCES]
             if fresh:
                 mark = f"[{citation.n}]"
@@ -133,7 +133,7 @@ def _example(
     cited = [
         (citation, block)
         for citation, hit in units
-        for block in code_blocks(_read(index, hit).content)
+        for block in code_blocks(evidence_in_context(index, hit).content)
         if block not in shown and block not in hit.unit.signatures
     ]
     if key is None:
@@ -153,11 +153,6 @@ def _example(
             return Citation.of(number, evidence), _closest(blocks, hit)
     # The earlier answer already showed the API in use: that beats code about something else.
     return cited[0] if cited and key not in call_keys(shown) else None
-
-
-def _read(index: DocsIndex, hit: DocHit) -> Evidence:
-    """A cited unit as the answer read it: a passage with its section's neighbours."""
-    return evidence_of(hit, text=index.in_context(hit.index))
 
 
 def _closest(blocks: list[str], hit: DocHit) -> str:

@@ -66,6 +66,14 @@ def evidence_of(hit: DocHit, version: str = DOCS_VERSION, *, text: str | None = 
     )
 
 
+def evidence_in_context(index: DocsIndex, hit: DocHit) -> Evidence:
+    """A hit as evidence, a passage read with its section's neighbours (`DocsIndex.in_context`).
+
+    What a search returns and what a follow-up reads again, so both quote the same text.
+    """
+    return evidence_of(hit, text=index.in_context(hit.index))
+
+
 def _asked_first(signatures: list[str], asked_as: str | None) -> list[str]:
     """An entry's signatures, the name a task asked for first, qualified like the entry's.
 
@@ -171,7 +179,7 @@ class PythonReference:
         """
         index = await self.warm_up()
         hits = await self.search_hits(query, k=k)
-        found = [evidence_of(hit, text=index.in_context(hit.index)) for hit in hits]
+        found = [evidence_in_context(index, hit) for hit in hits]
         if hits:
             companion = index.example_for(hits[0])
             if companion is not None and all(h.index != companion for h in hits):
@@ -180,4 +188,10 @@ class PythonReference:
         return found
 
 
-__all__ = ["PACKAGED_INDEX", "PythonReference", "evidence_of", "is_reference"]
+__all__ = [
+    "PACKAGED_INDEX",
+    "PythonReference",
+    "evidence_in_context",
+    "evidence_of",
+    "is_reference",
+]
