@@ -19,7 +19,8 @@ from langgraph_sdk import Auth
 from typer.testing import CliRunner
 from typing_extensions import TypedDict
 
-from codeweaver.cli.main import _auth_summary, app
+from codeweaver.cli.commands.serve import auth_summary
+from codeweaver.cli.main import app
 from codeweaver.context import Context
 from codeweaver.server import auth as server_auth
 from codeweaver.server.auth import (
@@ -413,11 +414,11 @@ def test_serve_says_how_clients_authenticate_without_printing_a_token(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CODEWEAVER_API_KEYS", f"alice:{ALICE},bob:{BOB}")
-    assert "2 identities" in _auth_summary()
+    assert "2 identities" in auth_summary()
     monkeypatch.delenv("CODEWEAVER_API_KEYS")
-    local = _auth_summary()
+    local = auth_summary()
     assert "server-token" in " ".join(local.split())
     assert ensure_local_token() not in local
     monkeypatch.setenv("CODEWEAVER_API_KEYS", "bob:short")
     with pytest.raises(typer.Exit):
-        _auth_summary()
+        auth_summary()

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from codeweaver.cli.main import app, server_url
+from codeweaver.cli.console import server_url
+from codeweaver.cli.main import app
 from codeweaver.cli.serve import client_links, langgraph_dev_command, pick_port
 from codeweaver.server.threads import CHECKPOINTER_PATH
 from tests.support import REPO, free_port

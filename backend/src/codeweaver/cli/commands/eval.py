@@ -9,17 +9,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from codeweaver.cli.console import err, out
 from codeweaver.cli.options import JsonOption
 
 if TYPE_CHECKING:
     from codeweaver_cache import SemanticCache
 
 eval_app = typer.Typer(help="Measure retrieval and the semantic cache on real data.")
-err = Console(stderr=True)
-out = Console()
 
 _FILE = {"exists": True, "dir_okay": False, "readable": True, "resolve_path": True}
 _DIR = {"exists": True, "file_okay": False, "readable": True, "resolve_path": True}

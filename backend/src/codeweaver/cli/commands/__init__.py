@@ -1,0 +1,1 @@
+"""The commands of `codeweaver`, one module each; `codeweaver.cli.main` assembles them."""

@@ -1,0 +1,88 @@
+"""What every command shares: the consoles, the data directory, models named on the command line.
+
+Kept free of heavy imports: every command module imports it, and `codeweaver ask` through a
+running server must not load the graph, the store or the embedding stack.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from codeweaver.cli.options import DEFAULT_SERVER_URL
+
+err = Console(stderr=True)
+out = Console()
+
+
+def model_overrides(
+    model: str | None, planner: str | None, judge: str | None, answer: str | None
+) -> dict[str, Any]:
+    """Run-context fields for the models named on the command line (the operator's own).
+
+    Raises:
+        typer.BadParameter: a name is not `provider:model[@URL]` or `offline`.
+    """
+    named = {"chat_model": model, "planner_model": planner, "judge_model": judge}
+    named["answer_model"] = answer
+    overrides: dict[str, Any] = {field: name for field, name in named.items() if name}
+    if not overrides:
+        return overrides
+    from codeweaver.context import Context
+    from codeweaver_runtime import ContextError
+
+    try:
+        Context(**overrides)
+    except ContextError as exc:
+        raise typer.BadParameter(str(exc).removeprefix("run context: ")) from None
+    return overrides
+
+
+def data_dir_path(data_dir: Path | None) -> Path:
+    """The data directory; one given on the command line becomes this process's setting.
+
+    The CLI is the operator of its own process: the graphs read where data lives from the
+    operator's environment (`codeweaver_runtime.infrastructure`), never from the run context.
+    """
+    from codeweaver_runtime import default_data_dir
+
+    if data_dir is None:
+        return default_data_dir()
+    directory = data_dir.expanduser().resolve()
+    os.environ["CODEWEAVER_HOME"] = str(directory)
+    return directory
+
+
+def resolve_data_dir(data_dir: Path | None) -> Path:
+    """The data directory (`data_dir_path`), made private to its owner.
+
+    See `codeweaver.persistence.secure_data_dir`.
+    """
+    from codeweaver.persistence import secure_data_dir
+
+    return secure_data_dir(data_dir_path(data_dir))
+
+
+def sources_table(citations: list[dict[str, Any]]) -> Table:
+    """The citations of an answer as a table: number, title, source and where."""
+    table = Table(title="Sources", show_lines=False)
+    table.add_column("#", justify="right")
+    table.add_column("Title")
+    table.add_column("Source")
+    table.add_column("Where")
+    for c in citations:
+        table.add_row(str(c["n"]), c["title"], c["source"], c["url"] or c["file"] or "")
+    return table
+
+
+def server_url(option: str | None) -> str:
+    """The server URL from the option, the environment, or the default."""
+    url = option or os.environ.get("CODEWEAVER_SERVER_URL") or DEFAULT_SERVER_URL
+    if not url.startswith(("http://", "https://")):
+        raise typer.BadParameter(f"{url!r} is not an http(s) URL", param_hint="--server")
+    return url.rstrip("/")
