@@ -25,6 +25,8 @@ CHECKED_AGAINST = re.compile(r"^# Checked against: (\S+) (\S+)$", re.MULTILINE)
 def test_the_task_folder_holds_the_written_libraries() -> None:
     names = {path.name for path in TASK_FILES}
     assert {"numpy.txt", "matplotlib.txt", "scipy.txt", "pandas.txt"} <= names
+    web = {"django", "beautifulsoup4", "selenium", "requests", "flask", "sqlalchemy"}
+    assert {f"{name}.txt" for name in web} <= names
     # File names are distribution names lower-cased with "-" for "-" and "_".
     assert all(re.fullmatch(r"[a-z0-9][a-z0-9.-]*\.txt", name) for name in names)
 
