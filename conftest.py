@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from codeweaver_corpus.pydocs import PACKAGED_INDEX
 from codeweaver_corpus.pydocs.index import DocsIndex, read_index
+from codeweaver_testing.model_server import MakeServer, ModelServer, Quirks, Responder
 
 
 @pytest.fixture(scope="session")
 def index() -> DocsIndex:
     """The packaged Python documentation index, read and verified once for the session."""
     return read_index(PACKAGED_INDEX)
+
+
+@pytest.fixture
+def model_server() -> Iterator[MakeServer]:
+    """Start local chat-model servers (`ModelServer`); each stops when the test ends."""
+    started: list[ModelServer] = []
+
+    def make(responder: Responder, quirks: Quirks | None = None) -> ModelServer:
+        server = ModelServer(responder, quirks=quirks).start()
+        started.append(server)
+        return server
+
+    try:
+        yield make
+    finally:
+        for server in started:
+            server.stop()

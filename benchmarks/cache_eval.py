@@ -24,7 +24,7 @@ from codeweaver_cache import SemanticCache, evaluate_cache
 from codeweaver_cache.evaluation import load_pairs
 from codeweaver_cache.verifier import CacheVerdict
 from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder, open_qdrant
-from codeweaver_runtime.testing import ScriptedChatModel
+from codeweaver_testing import ScriptedChatModel
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PAIRS = ROOT / "data" / "paraphrase" / "conala_pairs.jsonl"

@@ -15,6 +15,7 @@ PACKAGES = {
     "search": "codeweaver_search",
     "cache": "codeweaver_cache",
     "multi_question": "codeweaver_multi_question",
+    "testing": "codeweaver_testing",
 }
 ALLOWED = {
     "codeweaver_schema": set(),
@@ -23,6 +24,8 @@ ALLOWED = {
     "codeweaver_search": {"codeweaver_schema", "codeweaver_runtime", "codeweaver_corpus"},
     "codeweaver_cache": {"codeweaver_schema", "codeweaver_runtime"},
     "codeweaver_multi_question": {"codeweaver_schema"},
+    # Test support reads the runtime's types; nothing but tests and the root's dev group use it.
+    "codeweaver_testing": {"codeweaver_runtime"},
 }
 OURS = {*PACKAGES.values(), "codeweaver"}
 

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from codeweaver.bench.fakes import approving_judge
 from codeweaver.workflows.orchestration.prompts import GradeVerdict
 from codeweaver_runtime import EmbeddingError
-from codeweaver_runtime.testing import HashEmbedder, ScriptedChatModel
+from codeweaver_testing import HashEmbedder, ScriptedChatModel
 from packages.search.tests.replay import ReplayServer, Reply, fixture
 
 QUESTIONS = fixture("stackexchange", "questions_11227809_withbody.json")

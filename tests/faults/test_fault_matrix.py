@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from codeweaver_runtime.testing import HashEmbedder
 from codeweaver_schema import SOURCE_LABELS, SourceName
+from codeweaver_testing import HashEmbedder
 
 from .conftest import (
     GITHUB,

@@ -17,7 +17,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
 
 from codeweaver.persistence import schema_serializer
-from codeweaver_runtime.testing import HashEmbedder
+from codeweaver_testing import HashEmbedder
 
 from .conftest import ANSWER_TEXT, healthy_responder
 from .harness import all_errors, build, context, run, web_sources

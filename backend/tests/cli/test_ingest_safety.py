@@ -20,7 +20,7 @@ from codeweaver.cli.main import app
 from codeweaver.persistence import MANIFEST
 from codeweaver_corpus import DocumentCorpus, load_document
 from codeweaver_runtime import is_private, open_qdrant
-from codeweaver_runtime.testing import HashEmbedder
+from codeweaver_testing import HashEmbedder
 
 runner = CliRunner()
 
@@ -33,7 +33,7 @@ from codeweaver.cli.ingest import Manifest, ingest_paths
 from codeweaver.persistence import MANIFEST
 from codeweaver_corpus import DocumentCorpus
 from codeweaver_runtime import open_qdrant
-from codeweaver_runtime.testing import HashEmbedder
+from codeweaver_testing import HashEmbedder
 
 class DiesOnTheThirdDocument(HashEmbedder):
     embedded = 0

@@ -10,7 +10,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from codeweaver.workflows.orchestration.prompts import GradeVerdict
 from codeweaver_runtime import StaticChatModels
-from codeweaver_runtime.testing import ScriptedChatModel
+from codeweaver_testing import ScriptedChatModel
 
 from .conftest import DOCS, KeywordSource, MakeHarness
 

@@ -12,8 +12,8 @@ from codeweaver.context import MAX_REGENERATIONS
 from codeweaver.workflows.orchestration.graph import RECURSION_LIMIT
 from codeweaver.workflows.orchestration.prompts import GradeVerdict
 from codeweaver_runtime import StaticChatModels
-from codeweaver_runtime.testing import ScriptedChatModel
 from codeweaver_search import MAX_ROUNDS
+from codeweaver_testing import ScriptedChatModel
 
 from .conftest import KeywordSource, MakeHarness
 

@@ -1,5 +1,5 @@
 """The main graph with real chat clients on the wire, against a local model server that
-misbehaves as small local models do (`codeweaver_runtime.model_server`).
+misbehaves as small local models do (`codeweaver_testing.model_server`).
 
 Each case runs two turns of one thread through the whole graph, streamed to a `messages`
 client: a first question (judge, answer, grade) and a new topic (planner too). The model is
@@ -26,8 +26,8 @@ from codeweaver.workflows.orchestration.graph import build_main_graph
 from codeweaver.workflows.orchestration.nodes.answering import ANSWER_TAG
 from codeweaver_cache import SemanticCache
 from codeweaver_runtime import DELIVERY_TAG, ModelCallCounter, open_qdrant
-from codeweaver_runtime.model_server import ChatRequest, ModelServer, Quirks, Reply
-from codeweaver_runtime.testing import HashEmbedder
+from codeweaver_testing import HashEmbedder
+from codeweaver_testing.model_server import ChatRequest, ModelServer, Quirks, Reply
 
 from .conftest import KeywordSource
 

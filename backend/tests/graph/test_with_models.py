@@ -13,7 +13,7 @@ from codeweaver.workflows.orchestration.prompts import (
     PlannedQuestion,
 )
 from codeweaver_runtime import StaticChatModels
-from codeweaver_runtime.testing import ScriptedChatModel
+from codeweaver_testing import ScriptedChatModel
 
 from .conftest import MakeHarness
 

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from codeweaver_cache import SemanticCache, evaluate_cache
-from codeweaver_runtime.testing import ScriptedChatModel, respond_with
+from codeweaver_testing import ScriptedChatModel, respond_with
 
 PAIRS = Path(__file__).resolve().parents[3] / "data" / "paraphrase" / "conala_pairs.jsonl"
 

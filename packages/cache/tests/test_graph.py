@@ -22,8 +22,8 @@ from codeweaver_runtime import (
     StaticChatModels,
     open_qdrant,
 )
-from codeweaver_runtime.testing import ScriptedChatModel, respond_with
 from codeweaver_schema import Analysis
+from codeweaver_testing import ScriptedChatModel, respond_with
 from tests.turns import QUESTION, cacheable, grounded
 
 from .test_store import SlowEmbedder

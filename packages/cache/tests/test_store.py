@@ -8,7 +8,7 @@ import pytest
 from codeweaver_cache import CacheUnavailableError, HitRule, SemanticCache
 from codeweaver_runtime import SentenceTransformerEmbedder
 from codeweaver_runtime.embeddings import Vectors
-from codeweaver_runtime.testing import DelegatingEmbedder
+from codeweaver_testing import DelegatingEmbedder
 from tests.turns import cacheable, grounded
 
 from .conftest import Clock

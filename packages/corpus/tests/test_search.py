@@ -21,8 +21,8 @@ from codeweaver_corpus.pydocs.index import (
 )
 from codeweaver_corpus.pydocs.reference import PythonReference, evidence_of, is_reference
 from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder
-from codeweaver_runtime.testing import HashEmbedder
 from codeweaver_schema import LocalMeta
+from codeweaver_testing import HashEmbedder
 
 
 def top(index: DocsIndex, question: str, k: int = 3) -> list[str]:

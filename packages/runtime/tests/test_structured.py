@@ -23,9 +23,7 @@ from codeweaver_runtime import (
     call_structured,
     call_text,
 )
-from codeweaver_runtime.model_server import ChatRequest, ModelServer, Quirks, Reply
-
-from .conftest import MakeServer
+from codeweaver_testing.model_server import ChatRequest, MakeServer, ModelServer, Quirks, Reply
 
 ANSWER = "Call `lst.reverse()`: it reverses the list in place [1]."
 PROMPT: list[BaseMessage] = [SystemMessage("You check answers."), HumanMessage("Check this.")]

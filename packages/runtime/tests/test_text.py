@@ -1,7 +1,6 @@
 import pytest
 
 from codeweaver_runtime import redact
-from codeweaver_runtime.testing import HashEmbedder
 from codeweaver_runtime.text import (
     classify_intent,
     clean_text,
@@ -16,6 +15,7 @@ from codeweaver_runtime.text import (
     split_sentences,
     stem,
 )
+from codeweaver_testing import HashEmbedder
 
 
 def test_clean_text_drops_control_characters_but_keeps_lines() -> None:

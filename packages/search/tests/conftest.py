@@ -4,7 +4,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from codeweaver_runtime.testing import HashEmbedder
+from codeweaver_testing import HashEmbedder
 
 from .replay import ReplayServer
 

@@ -9,7 +9,6 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.types import Overwrite
 
 from codeweaver_runtime import StaticChatModels
-from codeweaver_runtime.testing import HashEmbedder, ScriptedChatModel
 from codeweaver_runtime.text import classify_intent
 from codeweaver_schema import Evidence, SourceName
 from codeweaver_search import (
@@ -22,6 +21,7 @@ from codeweaver_search import (
 from codeweaver_search.prompts import BEGIN, END, SYSTEM_PROMPT, Assessment
 from codeweaver_search.sources import LocalCorpusSource, PartialResults, SourceError
 from codeweaver_search.state import merge_best_found
+from codeweaver_testing import HashEmbedder, ScriptedChatModel
 from tests.turns import cacheable
 
 from .helpers import FakeSource, fixed, make_evidence

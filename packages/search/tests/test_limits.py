@@ -10,11 +10,11 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from codeweaver_runtime import StaticChatModels
-from codeweaver_runtime.testing import HashEmbedder, ScriptedChatModel
 from codeweaver_schema import Evidence, SourceName
 from codeweaver_search import MAX_ROUNDS, SearchContext, build_search_graph
 from codeweaver_search.graph import RECURSION_LIMIT
 from codeweaver_search.prompts import Assessment
+from codeweaver_testing import HashEmbedder, ScriptedChatModel
 
 from .helpers import FakeSource, fixed, make_evidence
 

@@ -1,8 +1,11 @@
-"""Fake chat models and sources whose latencies are set, and the main graph built on them.
+"""A fake chat model and sources whose latencies are set, and the main graph built on them.
 
-The scripted model answers every prompt of the graph as a well-behaved model would; the
-sources sleep for their latency, then return results that quote the query, so an answer
-citing them is grounded. `served.py` serves the same graph through `langgraph dev`.
+The model answers every prompt of the graph as a well-behaved model would; the sources sleep
+for their latency, then return results that quote the query, so an answer citing them is
+grounded. `served.py` serves the same graph through `langgraph dev`.
+
+These fakes ship with the package because `codeweaver bench` is a command users run on their
+own install; the fakes that tests inject live in the `codeweaver-testing` development package.
 """
 
 from __future__ import annotations
@@ -18,10 +21,18 @@ from dataclasses import dataclass, field
 from typing import Any, get_args
 from uuid import UUID
 
-from langchain_core.callbacks import AsyncCallbackHandler
-from langchain_core.messages import BaseMessage
+from langchain_core.callbacks import (
+    AsyncCallbackHandler,
+    AsyncCallbackManagerForLLMRun,
+    CallbackManagerForLLMRun,
+)
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import Runnable, RunnableLambda, RunnableParallel
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.config import get_config
+from pydantic import BaseModel
 
 from codeweaver.workflows.orchestration.graph import build_main_graph
 from codeweaver.workflows.orchestration.prompts import (
@@ -32,7 +43,6 @@ from codeweaver.workflows.orchestration.prompts import (
 from codeweaver_cache import SemanticCache
 from codeweaver_runtime import DELIVERY_TAG, Embedder, StaticChatModels, open_qdrant
 from codeweaver_runtime.embeddings import Vectors
-from codeweaver_runtime.testing import DelegatingEmbedder, ScriptedChatModel
 from codeweaver_schema import (
     DocsMeta,
     Evidence,
@@ -169,6 +179,66 @@ def respond(messages: list[BaseMessage], schema: str | None) -> Any:
     raise LookupError(f"no scripted reply for schema {schema!r}")
 
 
+class BenchChatModel(BaseChatModel):
+    """A chat model standing in for a provider: `respond`'s replies after a set latency.
+
+    Given a token counter, its replies report usage as a provider's do. A structured request
+    gets the reply's JSON as raw text, which the runtime reads as it reads any model's.
+    """
+
+    latency_s: float = 0.0
+    count_tokens: Callable[[str], int] | None = None
+
+    @property
+    def _llm_type(self) -> str:
+        return "codeweaver-bench"
+
+    def _result(self, messages: list[BaseMessage], schema: str | None) -> ChatResult:
+        reply = respond(messages, schema)
+        text = reply.model_dump_json() if isinstance(reply, BaseModel) else str(reply)
+        message = AIMessage(content=text)
+        if self.count_tokens is not None:
+            prompt = sum(self.count_tokens(str(m.content)) for m in messages)
+            output = self.count_tokens(text)
+            message.usage_metadata = {
+                "input_tokens": prompt,
+                "output_tokens": output,
+                "total_tokens": prompt + output,
+            }
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        return self._result(messages, kwargs.get("structured_schema"))
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        started = time.perf_counter()
+        result = self._result(messages, kwargs.get("structured_schema"))
+        # Counting tokens is part of the set latency, so the bench's timings do not move.
+        await asyncio.sleep(max(0.0, self.latency_s - (time.perf_counter() - started)))
+        return result
+
+    def with_structured_output(  # type: ignore[override]
+        self, schema: type[BaseModel], *, include_raw: bool = False, **kwargs: Any
+    ) -> Runnable[LanguageModelInput, Any]:
+        """The reply as raw text, as `call_structured` asks (`include_raw`): it reads the JSON."""
+        bound = self.bind(structured_schema=schema.__name__)
+        return RunnableParallel(raw=bound) | RunnableLambda(
+            lambda result: {**result, "parsed": None, "parsing_error": None}
+        )
+
+
 class CallRecorder(AsyncCallbackHandler):
     """Counts chat-model calls per multi-question worker ('' for the main line)."""
 
@@ -204,12 +274,22 @@ class CallRecorder(AsyncCallbackHandler):
         return self.by_branch[""] + max(workers, default=0)
 
 
-class TimedEmbedder(DelegatingEmbedder):
+class TimedEmbedder:
     """Delegates to an embedder and adds up the time spent embedding."""
 
     def __init__(self, inner: Embedder) -> None:
-        super().__init__(inner)
+        self.inner = inner
         self.seconds = 0.0
+
+    @property
+    def model_id(self) -> str:
+        """The inner embedder's id."""
+        return self.inner.model_id
+
+    @property
+    def dimension(self) -> int:
+        """The inner embedder's dimension."""
+        return self.inner.dimension
 
     def embed_sync(self, texts: Sequence[str]) -> Vectors:
         """Embed in this thread, timed."""
@@ -239,14 +319,12 @@ def fake_graph(
     embedder: Embedder,
     checkpointer: InMemorySaver | None = None,
     count_tokens: Callable[[str], int] | None = None,
-) -> tuple[Any, ScriptedChatModel, dict[SourceName, FakeSource]]:
-    """The main graph on fakes: a scripted model for every role, fake sources, a fresh cache.
+) -> tuple[Any, BenchChatModel, dict[SourceName, FakeSource]]:
+    """The main graph on fakes: the bench's model for every role, fake sources, a fresh cache.
 
     With `count_tokens`, the model's replies report usage as a provider's do.
     """
-    model = ScriptedChatModel(
-        responder=respond, latency_s=latencies_ms["model"] / 1000, count_tokens=count_tokens
-    )
+    model = BenchChatModel(latency_s=latencies_ms["model"] / 1000, count_tokens=count_tokens)
     sources = fake_sources(latencies_ms)
     graph = build_main_graph(
         models=StaticChatModels(model),

@@ -1,22 +1,20 @@
-"""A scripted chat model for tests and benchmarks: structured output, call recording, latency.
+"""A scripted chat model for tests: structured output, call recording, latency.
 
 It is a real `BaseChatModel`, so callbacks, tags and streaming behave as with a provider's
 model; what it answers comes from a responder function the test writes. Given a token counter,
 its replies carry usage metadata as a provider's do. For the real wire protocols, see
-`codeweaver_runtime.model_server`.
+`codeweaver_testing.model_server`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage
@@ -24,9 +22,6 @@ from langchain_core.messages.ai import UsageMetadata
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable, RunnableLambda, RunnableParallel
 from pydantic import BaseModel, PrivateAttr
-
-from codeweaver_runtime.embeddings import Embedder, Vectors
-from codeweaver_runtime.text import words
 
 
 @dataclass(frozen=True)
@@ -144,55 +139,3 @@ def respond_with(replies: dict[str | None, Any]) -> Responder:
         return reply(messages) if callable(reply) else reply
 
     return responder
-
-
-class HashEmbedder:
-    """Bag-of-words vectors hashed into 256 dimensions: deterministic, instant, no model."""
-
-    model_id = "hash-256"
-    dimension = 256
-
-    def embed_sync(self, texts: Sequence[str]) -> Vectors:
-        """Encode texts in this thread."""
-        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for word in words(text):
-                h = int(hashlib.md5(word.encode()).hexdigest()[:8], 16)
-                out[row, h % self.dimension] += 1.0
-            norm = np.linalg.norm(out[row])
-            if norm:
-                out[row] /= norm
-        return out
-
-    async def embed(self, texts: Sequence[str]) -> Vectors:
-        """Encode texts (instantly, so no thread is needed)."""
-        return self.embed_sync(texts)
-
-
-class DelegatingEmbedder:
-    """An embedder that hands every call to `inner`.
-
-    A subclass overrides the call it observes or slows: to time embedding, or to act out a
-    cold model load.
-    """
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-
-    @property
-    def model_id(self) -> str:
-        """The inner embedder's id."""
-        return self.inner.model_id
-
-    @property
-    def dimension(self) -> int:
-        """The inner embedder's dimension."""
-        return self.inner.dimension
-
-    def embed_sync(self, texts: Sequence[str]) -> Vectors:
-        """The inner embedder's vectors, encoded in this thread."""
-        return self.inner.embed_sync(texts)
-
-    async def embed(self, texts: Sequence[str]) -> Vectors:
-        """The inner embedder's vectors, encoded without blocking the event loop."""
-        return await self.inner.embed(texts)

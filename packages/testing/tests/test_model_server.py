@@ -8,9 +8,14 @@ from typing import Any
 import httpx
 import pytest
 
-from codeweaver_runtime.model_server import THINKING, ChatRequest, Quirks, Reply, count_tokens
-
-from .conftest import MakeServer
+from codeweaver_testing.model_server import (
+    THINKING,
+    ChatRequest,
+    MakeServer,
+    Quirks,
+    Reply,
+    count_tokens,
+)
 
 VERDICT = {"grounded": True, "reason": "ok"}
 SCHEMA = {

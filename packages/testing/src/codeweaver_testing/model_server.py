@@ -123,6 +123,8 @@ Reply = str | Mapping[str, Any] | BaseModel
 """Text for a free-text reply; a JSON object (a mapping or a pydantic model) for a structured
 one. The server puts either where the request's protocol and the quirks put it."""
 Responder = Callable[[ChatRequest], Reply]
+MakeServer = Callable[..., "ModelServer"]
+"""The `model_server` fixture: given a responder (and quirks), a started server."""
 
 
 @dataclass(frozen=True)
