@@ -6,7 +6,7 @@ from collections.abc import Sequence
 import pytest
 
 from codeweaver_cache import CacheUnavailableError, HitRule, SemanticCache
-from codeweaver_runtime import SentenceTransformerEmbedder
+from codeweaver_runtime import Embedder, SentenceTransformerEmbedder
 from codeweaver_runtime.embeddings import Vectors
 from codeweaver_testing import DelegatingEmbedder
 from tests.turns import cacheable, grounded
@@ -262,3 +262,21 @@ async def test_concurrent_runs_keep_their_own_timeout_on_one_cache(
     assert patient.stats is hasty.stats is cache.stats
     assert cache.stats.errors["timeout"] == 1
     await client.close()
+
+
+async def test_entries_of_the_generation_that_mixed_tenants_are_never_served(
+    cache: SemanticCache, embedder: Embedder, clock: Clock
+) -> None:
+    """Generation 1 stored answers built from search results shared between tenants."""
+    question = "How do I configure the frobnicator daemon?"
+    scope = cache.scope("bob")
+    [entry] = await cache.put_many([(question, grounded("Set spin_rate = 42."))], scope, ttl_s=60)
+    # What generation 1 wrote: the same entry without the field.
+    await cache.client.delete_payload(cache.collection, keys=["generation"], points=[entry])
+    upgraded = SemanticCache(cache.client, embedder, clock=clock, timeout_s=30.0)
+    missed = await upgraded.lookup(question, scope, RULE)
+    assert not missed.decision.hit
+    assert await upgraded.count(scope) == 0
+    # An answer stored now replaces it and is served.
+    await upgraded.put(question, grounded("Use frobctl."), scope, ttl_s=60)
+    assert (await upgraded.lookup(question, scope, RULE)).decision.hit

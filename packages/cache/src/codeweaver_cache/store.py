@@ -6,9 +6,9 @@ One Qdrant collection holds two kinds of points, told apart by the `kind` payloa
   so concurrent stores of one question in one scope write one point.
 - `block`: a (question, answer) pair a user reported as wrong; it is never admitted again.
 
-Every search filters on scope (tenant, embedding model, corpus version), on `kind` and on
-`expires_at`, so an entry from another tenant, another embedding space or an older corpus is
-invisible rather than merely ranked low.
+Every search filters on scope (tenant, embedding model, corpus version, entry generation), on
+`kind` and on `expires_at`, so an entry from another tenant, another embedding space, an older
+corpus or an earlier generation is invisible rather than merely ranked low.
 """
 
 from __future__ import annotations
@@ -44,6 +44,13 @@ Clock = Callable[[], float]
 
 DEFAULT_COLLECTION = DEFAULT_CACHE_COLLECTION
 DEFAULT_CORPUS_VERSION = "1"
+GENERATION = 2
+"""The generation of the entries this release writes and serves; earlier ones are invisible.
+
+Generation 1 (entries without the field) was written while the search subgraph memoised a
+source's results without naming whose documents they were: an answer stored then may quote
+another tenant's ingested documents, so none is served again. They expire as they would have.
+"""
 
 _ENTRY: Literal["entry"] = "entry"
 _BLOCK: Literal["block"] = "block"
@@ -76,6 +83,7 @@ class CacheScope:
             models.FieldCondition(
                 key="corpus_version", match=models.MatchValue(value=self.corpus_version)
             ),
+            models.FieldCondition(key="generation", match=models.MatchValue(value=GENERATION)),
         ]
 
     def holds(self, payload: Mapping[str, Any]) -> bool:
@@ -84,6 +92,7 @@ class CacheScope:
             payload.get("tenant") == self.tenant
             and payload.get("embedding_model") == self.embedding_model
             and payload.get("corpus_version") == self.corpus_version
+            and payload.get("generation") == GENERATION
         )
 
     def point_id(self, *parts: str) -> str:
@@ -454,6 +463,7 @@ class SemanticCache:
                         "tenant": scope.tenant,
                         "embedding_model": scope.embedding_model,
                         "corpus_version": scope.corpus_version,
+                        "generation": GENERATION,
                         "question": question,
                         "key": normalise_question(question),
                         "answer": stored.model_dump(mode="json"),
@@ -627,6 +637,7 @@ _INDEXED_FIELDS: dict[str, models.PayloadSchemaType] = {
     "tenant": models.PayloadSchemaType.KEYWORD,
     "embedding_model": models.PayloadSchemaType.KEYWORD,
     "corpus_version": models.PayloadSchemaType.KEYWORD,
+    "generation": models.PayloadSchemaType.INTEGER,
     "sources": models.PayloadSchemaType.KEYWORD,
     "expires_at": models.PayloadSchemaType.FLOAT,
 }

@@ -40,6 +40,8 @@ from codeweaver_schema import Evidence, LocalMeta, stable_id
 
 DENSE = "dense"
 LEXICAL = "lexical"
+DOCS_COLLECTION = "codeweaver_docs"
+"""The collection of every tenant's ingested documents (each point carries its tenant)."""
 
 # BM25's usual constants; the average length is what the chunker produces for prose
 # (about 1,000 characters), fixed because stored weights cannot follow a moving average.
@@ -175,7 +177,7 @@ class DocumentCorpus:
         client: AsyncQdrantClient,
         embedder: Embedder,
         *,
-        collection: str = "codeweaver_docs",
+        collection: str = DOCS_COLLECTION,
         tenant: str = "default",
         max_chars: int = 1200,
         overlap_chars: int = 150,

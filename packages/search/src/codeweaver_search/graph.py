@@ -20,7 +20,11 @@ from langgraph.types import CachePolicy, RetryPolicy, TimeoutPolicy
 from codeweaver_runtime import ChatModels, Embedder, add_node_with_fallback, hide_error_handlers
 from codeweaver_schema import SourceName
 from codeweaver_schema.serde import schema_serializer
-from codeweaver_search.connect import route_after_judge, route_refined, route_sources
+from codeweaver_search.connect import (
+    make_route_refined,
+    make_route_sources,
+    route_after_judge,
+)
 from codeweaver_search.context import ALL_SOURCES, MAX_ROUNDS, SearchContext
 from codeweaver_search.nodes import (
     SearchDeps,
@@ -110,12 +114,12 @@ def build_search_graph(
     builder.add_node("summarise", make_summarise(deps))
 
     builder.add_edge(START, "prepare")
-    builder.add_conditional_edges("prepare", route_sources, [*source_nodes, "rerank"])
+    builder.add_conditional_edges("prepare", make_route_sources(deps), [*source_nodes, "rerank"])
     for name in source_nodes:
         builder.add_edge(name, "rerank")
     builder.add_edge("rerank", "judge")
     builder.add_conditional_edges("judge", route_after_judge, ["refine", "summarise"])
-    builder.add_conditional_edges("refine", route_refined, [*source_nodes, "summarise"])
+    builder.add_conditional_edges("refine", make_route_refined(deps), [*source_nodes, "summarise"])
     builder.add_edge("summarise", END)
     # The node cache serializes the sources' Evidence: with LangGraph's default serializer a
     # strict-msgpack server (LANGGRAPH_STRICT_MSGPACK=true) blocked it on a hit, and the

@@ -63,6 +63,10 @@ class SourceTask(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     source: SourceName
+    scope: str
+    """What besides the query decides the source's results (`result_scope`): whose documents in
+    which store for the local corpus, the API's address and key for a web source. A digest, so
+    a checkpoint never shows where the store is."""
     query: str
     intent: Intent
     language: str

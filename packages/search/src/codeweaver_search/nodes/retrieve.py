@@ -67,13 +67,25 @@ def make_source_node(source: SourceName, deps: SearchDeps) -> SourceNode:
 
 
 def raw_response_key(state: SourceTaskState) -> str:
-    """Cache key of a source's raw results: the normalised query and what shapes the request."""
+    """Cache key of a source's raw results: everything that decides them.
+
+    The source's scope (whose documents in which store for the local corpus, the API's address
+    and key for a web source: `result_scope`), the normalised query and what shapes the request.
+    Without the scope, one tenant was served another's ingested documents for an hour.
+    """
     task: object = state.get("search_task")
     if not isinstance(task, SourceTask):
         # Graph drawing probes the key with placeholder input.
         return ""
     return "|".join(
-        [task.source, normalise_query(task.query), task.intent, task.language, str(task.limit)]
+        [
+            task.source,
+            task.scope,
+            normalise_query(task.query),
+            task.intent,
+            task.language,
+            str(task.limit),
+        ]
     )
 
 

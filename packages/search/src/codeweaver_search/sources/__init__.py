@@ -6,13 +6,13 @@ import threading
 from collections.abc import Callable, Mapping
 
 from codeweaver_corpus.pydocs.reference import PythonReference
-from codeweaver_corpus.store import DocumentCorpus
+from codeweaver_corpus.store import DOCS_COLLECTION, DocumentCorpus
 from codeweaver_runtime import get_embedder, get_qdrant
 from codeweaver_runtime.infrastructure import Infrastructure
 from codeweaver_runtime.infrastructure import infrastructure as operator_infrastructure
-from codeweaver_schema import SourceName
+from codeweaver_schema import SourceName, stable_id
 from codeweaver_search.context import MAX_SOURCE_TIMEOUT_S, SearchContext
-from codeweaver_search.sources.base import NeedsWarmUp, RateLimited, Source
+from codeweaver_search.sources.base import NeedsWarmUp, RateLimited, Scoped, Source, result_scope
 from codeweaver_search.sources.docs import TavilyDocsSource
 from codeweaver_search.sources.errors import PartialResults, SourceError, is_retryable
 from codeweaver_search.sources.github import GitHubCodeSource
@@ -26,16 +26,20 @@ __all__ = [
     "NeedsWarmUp",
     "PartialResults",
     "RateLimited",
+    "Scoped",
     "Source",
     "SourceError",
     "StackOverflowSource",
     "TavilyDocsSource",
     "default_sources",
     "is_retryable",
+    "local_scope",
+    "result_scope",
 ]
 
 _WEB: dict[SourceName, Source] = {}
-_LOCAL: dict[tuple[str, ...], Source] = {}
+_LOCAL: dict[str, Source] = {}
+"""One local source per `local_scope`: a tenant's documents in one store and embedding space."""
 _REFERENCES: dict[tuple[str, str], PythonReference] = {}
 _LOCK = threading.Lock()
 
@@ -44,9 +48,28 @@ def _corpus_factory(infra: Infrastructure, tenant: str) -> Callable[[], Corpus]:
     location, model = infra.qdrant_location(), infra.embedding_model
 
     def open_corpus() -> Corpus:
-        return DocumentCorpus(get_qdrant(location), get_embedder(model), tenant=tenant)
+        return DocumentCorpus(
+            get_qdrant(location), get_embedder(model), collection=DOCS_COLLECTION, tenant=tenant
+        )
 
     return open_corpus
+
+
+def local_scope(infra: Infrastructure, tenant: str) -> str:
+    """What the local source's results depend on besides the query, as a digest.
+
+    The tenant whose documents are read, the store and collection they are read from, the
+    embedding model that ranks them, and the data directory the documentation is read from
+    (where the bundled reference keeps its vectors of another model).
+    """
+    return stable_id(
+        "local",
+        tenant,
+        infra.qdrant_location(),
+        DOCS_COLLECTION,
+        infra.embedding_model,
+        str(infra.data_dir),
+    )
 
 
 def _reference(infra: Infrastructure) -> PythonReference:
@@ -74,7 +97,7 @@ def default_sources(
     environment).
     """
     infra = infrastructure or operator_infrastructure()
-    local_key = (infra.qdrant_location(), infra.embedding_model, context.tenant)
+    scope = local_scope(infra, context.tenant)
     with _LOCK:
         if not _WEB:
             _WEB.update(
@@ -84,9 +107,9 @@ def default_sources(
                     "docs": TavilyDocsSource(timeout_s=MAX_SOURCE_TIMEOUT_S),
                 }
             )
-        local = _LOCAL.get(local_key)
+        local = _LOCAL.get(scope)
         if local is None:
-            local = _LOCAL[local_key] = LocalCorpusSource(
-                _corpus_factory(infra, context.tenant), reference=_reference(infra)
+            local = _LOCAL[scope] = LocalCorpusSource(
+                _corpus_factory(infra, context.tenant), reference=_reference(infra), scope=scope
             )
         return {**_WEB, "local": local}

@@ -11,7 +11,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
-from codeweaver_schema import Evidence, Intent, SourceName
+from codeweaver_schema import Evidence, Intent, SourceName, stable_id
 from codeweaver_search.sources.errors import SourceError
 from codeweaver_search.sources.http import MAX_BODY_BYTES
 
@@ -40,6 +40,31 @@ class Source(Protocol):
             SourceError: the source failed; `retryable` says whether to try again.
         """
         ...
+
+
+@runtime_checkable
+class Scoped(Protocol):
+    """A source that says what, besides the query, decides its results.
+
+    The search subgraph memoises results (`raw_response_key`); two runs may share them only
+    when they would have received the same results. A web API's depend on its address and key,
+    not on who asks; a local corpus's on whose documents are read, in which store, with which
+    embedding model and documentation.
+    """
+
+    def result_scope(self) -> str | None:
+        """A digest of everything besides the query that decides the results; None: unknown."""
+        ...
+
+
+def result_scope(source: Source, tenant: str) -> str:
+    """What a source's memoised results are keyed by, besides the query.
+
+    The source's own `Scoped.result_scope`, else the tenant: a source that does not say what
+    its results depend on is taken to depend on who asks, so no tenant is served another's.
+    """
+    declared = source.result_scope() if isinstance(source, Scoped) else None
+    return f"{source.name}:{declared or 'tenant:' + stable_id(tenant)}"
 
 
 @runtime_checkable
@@ -265,6 +290,14 @@ class WebApi:
         if not isinstance(body, dict) or not isinstance(body.get(key), list):
             raise SourceError(self.name, "malformed", f"response has no '{key}' list")
         return [item for item in body[key] if isinstance(item, dict)]
+
+    def result_scope(self) -> str:
+        """The API's address and a digest of its key: its results are the same for every user.
+
+        The key is part of it because it can change what an API finds (a GitHub token sees the
+        private repositories its owner may read), never whose CodeWeaver run asks.
+        """
+        return stable_id(self.name, self._base(), self._key() or "")
 
     def rate_limit_reason(self) -> str | None:
         """A quota, rate limit or throttle of the API holds requests back longer than a search."""

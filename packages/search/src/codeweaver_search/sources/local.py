@@ -44,6 +44,9 @@ class LocalCorpusSource:
 
     corpus_factory: Callable[[], Corpus]
     reference: Reference | None = None
+    scope: str | None = None
+    """A digest of whose documents the corpus reads, in which store, with which embedding model
+    and documentation (`result_scope`); None: the run's tenant keys the results."""
     name: Literal["local"] = "local"
     _corpus: Corpus | None = None
     _lock: asyncio.Lock | None = field(default=None, repr=False)
@@ -52,6 +55,10 @@ class LocalCorpusSource:
     def unavailable_reason(self) -> str | None:
         """The local corpus needs no key and has no quota."""
         return None
+
+    def result_scope(self) -> str | None:
+        """Whose documents in which store: see `scope`."""
+        return self.scope
 
     async def warm_up(self) -> None:
         """Load the reference and open the store (first use only).
