@@ -10,7 +10,14 @@ from codeweaver_cache.graph import (
     store_graph,
 )
 from codeweaver_cache.guards import Comparison, compare, converts_the_other_way
-from codeweaver_cache.state import CacheState, LookupOutput, StoreOutput, fresh_cache_fields
+from codeweaver_cache.state import (
+    CacheState,
+    CacheUpdate,
+    LookupOutput,
+    LookupUpdate,
+    StoreOutput,
+    fresh_cache_fields,
+)
 from codeweaver_cache.store import (
     Admission,
     CacheScope,
@@ -29,11 +36,13 @@ __all__ = [
     "CacheState",
     "CacheStats",
     "CacheUnavailableError",
+    "CacheUpdate",
     "CacheVerdict",
     "Comparison",
     "HitModel",
     "HitRule",
     "LookupOutput",
+    "LookupUpdate",
     "PairFeatures",
     "SemanticCache",
     "StoreOutput",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -15,6 +15,7 @@ from codeweaver_schema import (
     ErrorRecord,
     FlowStep,
     OrchestrationState,
+    OrchestrationUpdate,
     merge_by_id,
 )
 
@@ -55,7 +56,21 @@ class StoreOutput(TypedDict, total=False):
     flow: Annotated[list[FlowStep], merge_by_id]
 
 
-def fresh_cache_fields() -> dict[str, Any]:
+class CacheUpdate(OrchestrationUpdate, total=False):
+    """What a node may write to the cache's state (`CacheState`)."""
+
+    cache_decision: CacheDecision | None
+    cache_stored: bool
+    cache_store_reason: str
+
+
+class LookupUpdate(CacheUpdate, total=False):
+    """What a node of the lookup graph may write (`LookupState`)."""
+
+    cache_pending: PendingHit | None
+
+
+def fresh_cache_fields() -> CacheUpdate:
     """The per-turn reset of the cache fields, for the backend's plan node."""
     return {"cache_decision": None, "cache_stored": False, "cache_store_reason": ""}
 

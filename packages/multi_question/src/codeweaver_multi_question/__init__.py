@@ -5,6 +5,7 @@ from codeweaver_multi_question.graph import build_multi_question_graph
 from codeweaver_multi_question.state import (
     MultiOutput,
     MultiState,
+    MultiUpdate,
     WorkerInput,
     fresh_multi_fields,
 )
@@ -13,6 +14,7 @@ __all__ = [
     "MAX_QUESTIONS",
     "MultiOutput",
     "MultiState",
+    "MultiUpdate",
     "WorkerInput",
     "build_multi_question_graph",
     "fresh_multi_fields",

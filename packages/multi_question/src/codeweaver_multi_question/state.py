@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from langgraph.types import Overwrite
 from typing_extensions import TypedDict
 
-from codeweaver_schema import OrchestrationState, Plan, QuestionAnswer, merge_by_id
+from codeweaver_schema import (
+    OrchestrationState,
+    OrchestrationUpdate,
+    Plan,
+    QuestionAnswer,
+    merge_by_id,
+)
 
 
 class MultiState(OrchestrationState, total=False):
@@ -31,6 +37,12 @@ class WorkerInput(TypedDict, total=False):
     plan: Plan | None
 
 
-def fresh_multi_fields() -> dict[str, Any]:
+class MultiUpdate(OrchestrationUpdate, total=False):
+    """What may be written to the multi-question state (`MultiState`)."""
+
+    multi_answers: list[QuestionAnswer] | Overwrite
+
+
+def fresh_multi_fields() -> MultiUpdate:
     """The per-turn reset of this package's fields."""
     return {"multi_answers": Overwrite([])}

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any, ParamSpec
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, ParamSpec, TypeVar, cast
 
 from langgraph.config import get_stream_writer
 from langgraph.types import Overwrite, StreamWriter
@@ -20,6 +20,7 @@ from codeweaver_schema import FlowStep
 
 P = ParamSpec("P")
 Update = dict[str, Any]
+U = TypeVar("U", bound=Mapping[str, Any])
 
 
 def add_flow_step(update: Update, step: FlowStep) -> Update:
@@ -46,12 +47,15 @@ def _writer() -> StreamWriter | None:
 
 def traced(
     name: str,
-) -> Callable[[Callable[P, Awaitable[Update]]], Callable[P, Awaitable[Update]]]:
-    """Decorate an async node: its update carries a `FlowStep`, and it reports its progress."""
+) -> Callable[[Callable[P, Awaitable[U]]], Callable[P, Awaitable[U]]]:
+    """Decorate an async node: its update carries a `FlowStep`, and it reports its progress.
 
-    def decorate(node: Callable[P, Awaitable[Update]]) -> Callable[P, Awaitable[Update]]:
+    The node's update type is kept, so its keys stay checked where the node is used.
+    """
+
+    def decorate(node: Callable[P, Awaitable[U]]) -> Callable[P, Awaitable[U]]:
         @functools.wraps(node)
-        async def timed(*args: P.args, **kwargs: P.kwargs) -> Update:
+        async def timed(*args: P.args, **kwargs: P.kwargs) -> U:
             started = time.time()
             clock = time.perf_counter()
             write = _writer()
@@ -70,7 +74,8 @@ def traced(
                         "duration_ms": round(step.duration_ms, 1),
                     }
                 )
-            return add_flow_step(dict(update), step)
+            # The same update plus `flow`, which every graph's update type declares.
+            return cast(U, add_flow_step(dict(update), step))
 
         return timed
 

@@ -8,26 +8,33 @@ node runs, so the same compiled graph serves the CLI, LangGraph Server and tests
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 from langgraph.typing import ContextT, StateT_contra
+from typing_extensions import TypeVar
 
 from codeweaver_runtime.chat import ChatModels, ModelRole, resolve_chat_models
 from codeweaver_runtime.context import RuntimeContext
 from codeweaver_runtime.embeddings import Embedder, get_embedder
 from codeweaver_runtime.infrastructure import infrastructure
 
+UpdateT_co = TypeVar(
+    "UpdateT_co", bound=Mapping[str, Any], covariant=True, default=Mapping[str, Any]
+)
+"""What the node returns: its graph's update type (a `TypedDict` of the state's keys, so a
+misspelt key is a type error)."""
 
-class Node(Protocol[StateT_contra, ContextT]):
+
+class Node(Protocol[StateT_contra, ContextT, UpdateT_co]):
     """A node over a graph's state and run context, as LangGraph's `add_node` takes it."""
 
     def __call__(
         self, state: StateT_contra, *, runtime: Runtime[ContextT]
-    ) -> Awaitable[dict[str, Any]]:
+    ) -> Awaitable[UpdateT_co]:
         """Run the node and return its update."""
         ...
 

@@ -31,7 +31,7 @@ from codeweaver_schema.models import (
 )
 from codeweaver_schema.reducers import merge_by_id
 from codeweaver_schema.render import answer_message, render_answer
-from codeweaver_schema.state import InputState, OrchestrationState, fresh_turn
+from codeweaver_schema.state import InputState, OrchestrationState, OrchestrationUpdate, fresh_turn
 
 __all__ = [
     "SOURCE_LABELS",
@@ -52,6 +52,7 @@ __all__ = [
     "Intent",
     "LocalMeta",
     "OrchestrationState",
+    "OrchestrationUpdate",
     "Plan",
     "PlanKind",
     "QuestionAnswer",

@@ -4,11 +4,16 @@ Subgraph packages inherit `OrchestrationState` and add fields prefixed with thei
 (`search_`, `cache_`, `multi_`); the main graph's state composes them. Fields that belong to one
 turn are reset with `Overwrite` when the turn starts (see `fresh_turn`), so a thread never carries
 the last turn's plan, evidence or answer into this one.
+
+Each state has an update type beside it (`OrchestrationUpdate` here, `SearchUpdate`, ...): the
+same keys with the types a node may write, which for a reducer's channel include `Overwrite`.
+Nodes return it, so a misspelt key or a wrong value is a type error, not an update LangGraph
+drops; each package's tests hold its update type to its state's keys.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -52,7 +57,23 @@ class OrchestrationState(TypedDict, total=False):
     flow: Annotated[list[FlowStep], merge_by_id]
 
 
-def fresh_turn(question: str, notices: list[str]) -> dict[str, Any]:
+class OrchestrationUpdate(TypedDict, total=False):
+    """What a node may write to the shared state (`OrchestrationState`)."""
+
+    messages: list[AnyMessage]
+    question: str
+    notices: list[str]
+    plan: Plan | None
+    routing: RoutingDecision | None
+    analysis: Analysis | None
+    evidence: list[Evidence] | Overwrite
+    answer: Answer | None
+    grade: Grade | None
+    errors: list[ErrorRecord] | Overwrite
+    flow: list[FlowStep] | Overwrite
+
+
+def fresh_turn(question: str, notices: list[str]) -> OrchestrationUpdate:
     """The update that starts a turn: per-turn fields reset, reducers bypassed."""
     return {
         "question": question,

@@ -11,7 +11,14 @@ from codeweaver_search.sources import (
     StackOverflowSource,
     TavilyDocsSource,
 )
-from codeweaver_search.state import SearchInput, SearchOutput, SearchState, fresh_search_fields
+from codeweaver_search.state import (
+    SearchInput,
+    SearchInterfaceUpdate,
+    SearchOutput,
+    SearchState,
+    SearchUpdate,
+    fresh_search_fields,
+)
 
 __all__ = [
     "ALL_SOURCES",
@@ -20,8 +27,10 @@ __all__ = [
     "LocalCorpusSource",
     "SearchContext",
     "SearchInput",
+    "SearchInterfaceUpdate",
     "SearchOutput",
     "SearchState",
+    "SearchUpdate",
     "Source",
     "SourceError",
     "StackOverflowSource",

@@ -7,7 +7,7 @@ once, by `summarise`, with the final ranked and filtered list.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -22,6 +22,7 @@ from codeweaver_schema import (
     FlowStep,
     Intent,
     OrchestrationState,
+    OrchestrationUpdate,
     SourceName,
     Sufficiency,
     merge_by_id,
@@ -136,7 +137,31 @@ class SearchOutput(TypedDict, total=False):
     search_out_of_time: bool
 
 
-def fresh_search_fields() -> dict[str, Any]:
+class SearchInterfaceUpdate(TypedDict, total=False):
+    """What may be written to the search fields a parent holds (`SearchInput`, `SearchOutput`)."""
+
+    search_deadline: float | None
+    search_iteration: int
+    search_queries: list[str] | Overwrite
+    search_refinements: list[str] | Overwrite
+    search_sufficiency: Sufficiency | None
+    search_out_of_time: bool
+
+
+class SearchUpdate(OrchestrationUpdate, SearchInterfaceUpdate, total=False):
+    """What a node of the search subgraph may write (`SearchState`)."""
+
+    search_question: str
+    search_query: str
+    search_intent: Intent
+    search_language: str
+    search_active_sources: list[SourceName]
+    search_pool: list[Evidence]
+    search_model_verdict: Sufficiency | None
+    search_suggested_query: str | None
+
+
+def fresh_search_fields() -> SearchInterfaceUpdate:
     """The update that clears, at the start of a parent's turn, the search fields it holds.
 
     A parent holds only the subgraph's interface (`SearchInput`, `SearchOutput`); the working

@@ -8,14 +8,14 @@ holds each subgraph's public interface, which Studio and the API show.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-from codeweaver_cache import LookupOutput, StoreOutput
-from codeweaver_multi_question import MultiOutput, WorkerInput
+from codeweaver_cache import CacheUpdate, LookupOutput, StoreOutput
+from codeweaver_multi_question import MultiOutput, MultiUpdate, WorkerInput
 from codeweaver_schema import (
     Analysis,
     Answer,
@@ -27,7 +27,7 @@ from codeweaver_schema import (
     RoutingDecision,
     merge_by_id,
 )
-from codeweaver_search import SearchInput, SearchOutput
+from codeweaver_search import SearchInput, SearchInterfaceUpdate, SearchOutput
 
 
 class MainState(
@@ -67,9 +67,23 @@ class WorkerState(MainState, WorkerInput, total=False):
     """A multi-question worker: the single-question pipeline's state for one question."""
 
 
-def fresh_main_fields() -> dict[str, Any]:
+class MainUpdate(SearchInterfaceUpdate, CacheUpdate, MultiUpdate, total=False):
+    """What a node of the main graph (or of a multi-question worker) may write (`MainState`)."""
+
+    answer_attempts: int
+    run_deadline: float | None
+
+
+def fresh_main_fields() -> MainUpdate:
     """The per-turn reset of the fields the main graph owns."""
     return {"answer_attempts": 0, "run_deadline": None}
 
 
-__all__ = ["MainOutput", "MainState", "MultiOutput", "WorkerInput", "WorkerState"]
+__all__ = [
+    "MainOutput",
+    "MainState",
+    "MainUpdate",
+    "MultiOutput",
+    "WorkerInput",
+    "WorkerState",
+]

@@ -56,7 +56,7 @@ def build_ask_graph(
 ) -> CompiledStateGraph[AskState, Context, AskInput, AskOutput]:
     """Compile the tool graph around `main`, the compiled main graph it runs for each call."""
 
-    async def ask(state: AskState, runtime: Runtime[Context]) -> dict[str, Any]:
+    async def ask(state: AskState, runtime: Runtime[Context]) -> AskState:
         result = await main.ainvoke(
             {"messages": [HumanMessage(state.get("question", ""))]},
             context=context_of(runtime),

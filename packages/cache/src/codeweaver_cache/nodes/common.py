@@ -8,6 +8,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from codeweaver_cache.context import CacheContext
+from codeweaver_cache.state import LookupUpdate
 from codeweaver_cache.store import SemanticCache
 from codeweaver_runtime import Collaborators, run_context
 from codeweaver_schema import Answer, CacheDecision, ErrorKind, ErrorRecord, answer_message
@@ -37,12 +38,12 @@ def error(node: str, kind: ErrorKind, exc: BaseException) -> ErrorRecord:
     return ErrorRecord(node=node, kind=kind, message=str(exc) or type(exc).__name__)
 
 
-def miss(reason: str, **details: Any) -> dict[str, Any]:
+def miss(reason: str, **details: Any) -> LookupUpdate:
     """The update of a lookup that missed."""
     return {"cache_decision": CacheDecision(hit=False, reason=reason, **details)}
 
 
-def hit(answer: Answer, decision: CacheDecision) -> dict[str, Any]:
+def hit(answer: Answer, decision: CacheDecision) -> LookupUpdate:
     """The update of a lookup that hit: the cached answer, delivered as this turn's message."""
     served = answer.model_copy(update={"from_cache": True})
     return {

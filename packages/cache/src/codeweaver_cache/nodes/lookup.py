@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph.runtime import Runtime
 
 from codeweaver_cache.context import CacheContext
 from codeweaver_cache.nodes.common import CacheDeps, cache_context, error, hit, miss
-from codeweaver_cache.state import LookupState, key_question
+from codeweaver_cache.state import LookupState, LookupUpdate, key_question
 from codeweaver_cache.store import CacheUnavailableError, failure_kind
 from codeweaver_cache.verifier import PendingHit, resolve_verifier, verify
 from codeweaver_runtime import ModelCallError, Node, run_tenant, traced
@@ -18,13 +16,13 @@ LOOKUP = "cache_lookup"
 VERIFY = "cache_verify"
 
 
-def make_lookup(deps: CacheDeps) -> Node[LookupState, CacheContext]:
+def make_lookup(deps: CacheDeps) -> Node[LookupState, CacheContext, LookupUpdate]:
     """The node that searches the cache and applies the guards."""
 
     @traced(LOOKUP)
-    async def cache_lookup(state: LookupState, runtime: Runtime[CacheContext]) -> dict[str, Any]:
+    async def cache_lookup(state: LookupState, runtime: Runtime[CacheContext]) -> LookupUpdate:
         context = cache_context(runtime)
-        update: dict[str, Any] = {"cache_pending": None}
+        update: LookupUpdate = {"cache_pending": None}
         if not context.cache_enabled:
             return update | miss("disabled: the cache is turned off for this run")
         analysis = state.get("analysis")
@@ -63,14 +61,14 @@ def make_lookup(deps: CacheDeps) -> Node[LookupState, CacheContext]:
     return cache_lookup
 
 
-def make_verify(deps: CacheDeps) -> Node[LookupState, CacheContext]:
+def make_verify(deps: CacheDeps) -> Node[LookupState, CacheContext, LookupUpdate]:
     """The node that asks the verifier model about the candidate the guards let through."""
 
     @traced(VERIFY)
-    async def cache_verify(state: LookupState, runtime: Runtime[CacheContext]) -> dict[str, Any]:
+    async def cache_verify(state: LookupState, runtime: Runtime[CacheContext]) -> LookupUpdate:
         context = cache_context(runtime)
         pending = state.get("cache_pending")
-        update: dict[str, Any] = {"cache_pending": None}
+        update: LookupUpdate = {"cache_pending": None}
         cache = deps.cache_for(context)
         model = resolve_verifier(context, deps.models)
         if pending is None or model is None:

@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph.runtime import Runtime
 
 from codeweaver_cache.context import CacheContext
 from codeweaver_cache.nodes.common import CacheDeps, cache_context, error
-from codeweaver_cache.state import CacheState, key_question
+from codeweaver_cache.state import CacheState, CacheUpdate, key_question
 from codeweaver_cache.store import CacheUnavailableError, admission_refusal, failure_kind
 from codeweaver_runtime import Node, run_tenant, traced
 
 STORE = "cache_store"
 
 
-def make_store(deps: CacheDeps) -> Node[CacheState, CacheContext]:
+def make_store(deps: CacheDeps) -> Node[CacheState, CacheContext, CacheUpdate]:
     """The node that stores this turn's answer when the admission policy allows it."""
 
     @traced(STORE)
-    async def cache_store(state: CacheState, runtime: Runtime[CacheContext]) -> dict[str, Any]:
+    async def cache_store(state: CacheState, runtime: Runtime[CacheContext]) -> CacheUpdate:
         context = cache_context(runtime)
         if not context.cache_enabled:
             return {"cache_stored": False, "cache_store_reason": "disabled"}

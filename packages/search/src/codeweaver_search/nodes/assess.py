@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph.runtime import Runtime
 
 from codeweaver_runtime import EmbeddingError, ModelCallError, call_structured, traced
@@ -12,7 +10,7 @@ from codeweaver_search import offline
 from codeweaver_search.context import SearchContext, max_rounds
 from codeweaver_search.nodes.deps import SearchDeps, SearchNode, search_context
 from codeweaver_search.prompts import Assessment, judge_messages, labels
-from codeweaver_search.state import SearchState
+from codeweaver_search.state import SearchState, SearchUpdate
 
 
 def _usable(state: SearchState) -> list[Evidence]:
@@ -37,12 +35,12 @@ def make_rerank(deps: SearchDeps) -> SearchNode:
     """
 
     @traced("rerank")
-    async def rerank(state: SearchState, runtime: Runtime[SearchContext]) -> dict[str, Any]:
+    async def rerank(state: SearchState, runtime: Runtime[SearchContext]) -> SearchUpdate:
         context = search_context(runtime)
         question = state.get("search_question", "")
         intent = state.get("search_intent", "learning")
         items = _usable(state)
-        update: dict[str, Any] = {"search_model_verdict": None, "search_suggested_query": None}
+        update: SearchUpdate = {"search_model_verdict": None, "search_suggested_query": None}
         errors: list[ErrorRecord] = []
         model = deps.judge_model(context)
         # With a judge model, the model scores relevance: a cheap lexical order is enough to
@@ -131,7 +129,7 @@ def make_judge(deps: SearchDeps) -> SearchNode:
     """Is the evidence enough? The model's verdict of this round, else the offline one."""
 
     @traced("judge")
-    async def judge(state: SearchState, runtime: Runtime[SearchContext]) -> dict[str, Any]:
+    async def judge(state: SearchState, runtime: Runtime[SearchContext]) -> SearchUpdate:
         context = search_context(runtime)
         verdict = state.get("search_model_verdict")
         if verdict is None:
@@ -140,7 +138,7 @@ def make_judge(deps: SearchDeps) -> SearchNode:
                 _kept(state, context),
                 threshold=context.search_sufficiency_threshold,
             )
-        update: dict[str, Any] = {"search_sufficiency": verdict}
+        update: SearchUpdate = {"search_sufficiency": verdict}
         deadline = state.get("search_deadline")
         iteration = state.get("search_iteration", 1)
         wants_more = not verdict.sufficient and iteration < max_rounds(context)
@@ -159,7 +157,7 @@ def make_summarise(deps: SearchDeps) -> SearchNode:
     """The final evidence: usable items, best first, top k, each with a summary."""
 
     @traced("summarise")
-    async def summarise(state: SearchState, runtime: Runtime[SearchContext]) -> dict[str, Any]:
+    async def summarise(state: SearchState, runtime: Runtime[SearchContext]) -> SearchUpdate:
         context = search_context(runtime)
         question = state.get("search_question", "")
         evidence = [

@@ -13,11 +13,11 @@ from codeweaver_runtime import Collaborators, Node, run_context, scoped_to_calle
 from codeweaver_schema import SourceName
 from codeweaver_search.context import SearchContext
 from codeweaver_search.sources import Source, default_sources
-from codeweaver_search.state import SearchState, SourceTaskState
+from codeweaver_search.state import SearchState, SearchUpdate, SourceTaskState
 
-SearchNode = Node[SearchState, SearchContext]
+SearchNode = Node[SearchState, SearchContext, SearchUpdate]
 """A node over the subgraph's state."""
-SourceNode = Node[SourceTaskState, SearchContext]
+SourceNode = Node[SourceTaskState, SearchContext, SearchUpdate]
 """A source node: it sees only its `Send` payload."""
 
 

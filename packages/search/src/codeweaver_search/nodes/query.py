@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
@@ -21,7 +20,7 @@ from codeweaver_search.context import SearchContext
 from codeweaver_search.nodes.deps import SearchDeps, SearchNode, search_context
 from codeweaver_search.offline import english_terms, refine
 from codeweaver_search.sources import RateLimited, Source
-from codeweaver_search.state import SearchState
+from codeweaver_search.state import SearchState, SearchUpdate
 
 MAX_QUESTION_CHARS = 2000
 
@@ -79,7 +78,7 @@ def make_prepare(deps: SearchDeps) -> SearchNode:
     """The first round's query: the analysed question, its intent and language."""
 
     @traced("prepare")
-    async def prepare(state: SearchState, runtime: Runtime[SearchContext]) -> dict[str, Any]:
+    async def prepare(state: SearchState, runtime: Runtime[SearchContext]) -> SearchUpdate:
         context = search_context(runtime)
         question = truncate(collapse_whitespace(clean_text(_question(state))), MAX_QUESTION_CHARS)
         analysis = state.get("analysis")
@@ -88,7 +87,7 @@ def make_prepare(deps: SearchDeps) -> SearchNode:
         # Evidence is mostly English: a question in another language is searched with its
         # English terms (identifiers it writes, glossed words), when it has any.
         query = english_terms(question) or question
-        update: dict[str, Any] = {
+        update: SearchUpdate = {
             "search_question": question,
             "search_query": query,
             "search_intent": intent,
@@ -116,7 +115,7 @@ def make_refine(deps: SearchDeps) -> SearchNode:
     """The next round's query: the judge model's suggestion when it made one, else heuristics."""
 
     @traced("refine")
-    async def refine_query(state: SearchState, runtime: Runtime[SearchContext]) -> dict[str, Any]:
+    async def refine_query(state: SearchState, runtime: Runtime[SearchContext]) -> SearchUpdate:
         context = search_context(runtime)
         question = state.get("search_question", "")
         tried = state.get("search_queries", [])
@@ -149,7 +148,7 @@ def make_refine(deps: SearchDeps) -> SearchNode:
             node="refine",
             already_skipped=already,
         )
-        update: dict[str, Any] = {
+        update: SearchUpdate = {
             "search_query": query,
             "search_queries": [query],
             "search_iteration": iteration,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Literal
+from typing import Literal
 
 from langgraph.errors import NodeError, NodeTimeoutError
 from langgraph.runtime import Runtime
@@ -15,7 +15,7 @@ from codeweaver_search.context import SearchContext
 from codeweaver_search.nodes.deps import SearchDeps, SourceNode, search_context
 from codeweaver_search.offline import normalise_query
 from codeweaver_search.sources import NeedsWarmUp, PartialResults, SourceError
-from codeweaver_search.state import SourceTask, SourceTaskState
+from codeweaver_search.state import SearchUpdate, SourceTask, SourceTaskState
 
 
 def node_name(source: SourceName) -> str:
@@ -34,7 +34,7 @@ def make_source_node(source: SourceName, deps: SearchDeps) -> SourceNode:
     @traced(node_name(source))
     async def search_source(
         state: SourceTaskState, runtime: Runtime[SearchContext]
-    ) -> dict[str, Any]:
+    ) -> SearchUpdate:
         context = search_context(runtime)
         task = state["search_task"]
         client = deps.sources_for(context).get(source)

@@ -7,7 +7,6 @@ run's notices and failures made visible, so what the user reads is what the stat
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
@@ -45,7 +44,7 @@ from codeweaver.workflows.orchestration.prompts import (
     grade_messages,
     history_messages,
 )
-from codeweaver.workflows.orchestration.state import MainState, WorkerState
+from codeweaver.workflows.orchestration.state import MainState, MainUpdate, WorkerState
 from codeweaver_corpus.pydocs.index import load_index
 from codeweaver_runtime import (
     Collaborators,
@@ -167,7 +166,7 @@ def wants_regeneration(state: MainState, ctx: Context) -> bool:
 def make_answer_node(collaborators: Collaborators) -> MainNode:
     """The `answer` node: intent-specific, cited, in the user's language."""
 
-    async def answer(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
+    async def answer(state: MainState, runtime: Runtime[Context]) -> MainUpdate:
         ctx = context_of(runtime)
         analysis = state["analysis"]
         assert analysis is not None, "answer runs after analyze"
@@ -236,7 +235,7 @@ async def _extractive(
 def make_grade_node(collaborators: Collaborators) -> MainNode:
     """The `grade` node: citations must resolve and cited claims must be in the evidence."""
 
-    async def grade(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
+    async def grade(state: MainState, runtime: Runtime[Context]) -> MainUpdate:
         ctx = context_of(runtime)
         answer = state["answer"]
         assert answer is not None, "grade runs after answer"
@@ -264,7 +263,7 @@ def make_grade_node(collaborators: Collaborators) -> MainNode:
                 )
             except ModelCallError as exc:
                 errors.append(model_error("grade", exc))
-        update: dict[str, Any] = {"grade": verdict, "errors": errors}
+        update: MainUpdate = {"grade": verdict, "errors": errors}
         graded: MainState = {**state, "grade": verdict}
         if wants_regeneration(graded, ctx):
             return update
@@ -296,7 +295,7 @@ def _previous_answer(state: MainState) -> tuple[AIMessage | None, list[Citation]
 def make_answer_with_history_node(collaborators: Collaborators) -> MainNode:
     """The `answer_with_history` node: a follow-up answered from the thread, no search."""
 
-    async def answer_with_history(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
+    async def answer_with_history(state: MainState, runtime: Runtime[Context]) -> MainUpdate:
         ctx = context_of(runtime)
         analysis = state["analysis"]
         assert analysis is not None, "answer_with_history runs after analyze"
@@ -385,7 +384,7 @@ def combine_answers(answers: list[QuestionAnswer]) -> Answer:
     )
 
 
-async def combine(state: MainState) -> dict[str, Any]:
+async def combine(state: MainState) -> MainUpdate:
     """The `combine` node: the two answers as one message."""
     answers = state.get("multi_answers", [])
     worker_errors = [e for qa in answers for e in qa.errors]
@@ -395,7 +394,7 @@ async def combine(state: MainState) -> dict[str, Any]:
     return {"answer": final, "messages": [message], "errors": worker_errors}
 
 
-async def prepare_question(state: WorkerState, runtime: Runtime[Context]) -> dict[str, Any]:
+async def prepare_question(state: WorkerState, runtime: Runtime[Context]) -> MainUpdate:
     """A worker's first step: its question becomes the turn's question.
 
     Workers start as soon as the turn is planned, so the run's budget counts from here.
@@ -412,7 +411,7 @@ async def prepare_question(state: WorkerState, runtime: Runtime[Context]) -> dic
     }
 
 
-async def emit(state: WorkerState) -> dict[str, Any]:
+async def emit(state: WorkerState) -> MainUpdate:
     """A worker's last step: its answer, written back through the reducer channel only."""
     question = state.get("multi_question", "")
     index = state.get("multi_index", 0)

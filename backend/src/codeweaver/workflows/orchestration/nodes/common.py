@@ -9,7 +9,7 @@ from uuid import uuid4
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage
 
 from codeweaver.context import Context
-from codeweaver.workflows.orchestration.state import MainState
+from codeweaver.workflows.orchestration.state import MainState, MainUpdate
 from codeweaver_runtime import Node, speak
 from codeweaver_schema import Answer, ErrorKind, ErrorRecord, answer_message
 
@@ -67,7 +67,7 @@ def error(node: str, kind: ErrorKind, message: str) -> ErrorRecord:
     return ErrorRecord(node=node, kind=kind, message=message)
 
 
-MainNode = Node[MainState, Context]
+MainNode = Node[MainState, Context, MainUpdate]
 """A node of the main graph (and of the multi-question worker, whose state extends it)."""
 
 

@@ -8,8 +8,6 @@ questions, whatever a model says.
 
 from __future__ import annotations
 
-from typing import Any
-
 from langchain_core.messages import AIMessage, AnyMessage
 from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
@@ -29,7 +27,7 @@ from codeweaver.workflows.orchestration.nodes.common import (
     split_turn,
 )
 from codeweaver.workflows.orchestration.prompts import PlanAndAnalysis, planner_messages
-from codeweaver.workflows.orchestration.state import MainState, fresh_main_fields
+from codeweaver.workflows.orchestration.state import MainState, MainUpdate, fresh_main_fields
 from codeweaver_cache import fresh_cache_fields
 from codeweaver_multi_question import fresh_multi_fields
 from codeweaver_runtime import (
@@ -126,7 +124,7 @@ def needs_planner(question: str, history: list[AnyMessage], planned: Plan) -> bo
 def make_plan_node(collaborators: Collaborators) -> MainNode:
     """The `plan` node: starts the turn afresh and decides how many questions it holds."""
 
-    async def plan(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
+    async def plan(state: MainState, runtime: Runtime[Context]) -> MainUpdate:
         ctx = context_of(runtime)
         history, raw = split_turn(state.get("messages", []))
         question, notices = bounded_question(raw, ctx.max_question_chars)
@@ -149,7 +147,7 @@ def make_plan_node(collaborators: Collaborators) -> MainNode:
                 planned = _model_plan(result, question)
             except ModelCallError as exc:
                 errors.append(model_error("plan", exc))
-        update = {
+        update: MainUpdate = {
             **fresh_turn(question, notices),
             **fresh_search_fields(),
             **fresh_cache_fields(),
@@ -165,7 +163,7 @@ def make_plan_node(collaborators: Collaborators) -> MainNode:
     return plan
 
 
-def deadline_fields(ctx: Context) -> dict[str, Any]:
+def deadline_fields(ctx: Context) -> MainUpdate:
     """The run's deadline, for the main graph and (prefixed) for the search subgraph."""
     deadline = run_deadline(ctx)
     return {"run_deadline": deadline, "search_deadline": deadline}
@@ -174,7 +172,7 @@ def deadline_fields(ctx: Context) -> dict[str, Any]:
 def make_analyze_node(collaborators: Collaborators) -> MainNode:
     """The `analyze` node: the question's type in the thread, intent, language, cache key."""
 
-    async def analyze(state: MainState, runtime: Runtime[Context]) -> dict[str, Any]:
+    async def analyze(state: MainState, runtime: Runtime[Context]) -> MainUpdate:
         ctx = context_of(runtime)
         plan = state.get("plan")
         question = state.get("question", "")
@@ -194,7 +192,7 @@ def make_analyze_node(collaborators: Collaborators) -> MainNode:
                 analysis = await analyze_offline(question, history, None, offline_answer=offline)
         if ctx.answer_language:
             analysis = analysis.model_copy(update={"language": ctx.answer_language})
-        update: dict[str, Any] = {"analysis": analysis, "errors": errors}
+        update: MainUpdate = {"analysis": analysis, "errors": errors}
         if is_code_only(question):
             update["notices"] = [*state.get("notices", []), CODE_ONLY_NOTICE]
         return update

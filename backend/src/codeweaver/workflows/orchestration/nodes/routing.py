@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from codeweaver.workflows.orchestration.nodes.common import deliver_message
-from codeweaver.workflows.orchestration.state import MainState
+from codeweaver.workflows.orchestration.state import MainState, MainUpdate
 from codeweaver_runtime.text import detect_language, truncate
 from codeweaver_schema import Answer, RoutingDecision
 
@@ -42,12 +40,12 @@ def decide(state: MainState) -> RoutingDecision:
     return RoutingDecision(route="single", reason=plan.reason)
 
 
-async def route(state: MainState) -> dict[str, Any]:
+async def route(state: MainState) -> MainUpdate:
     """The `route` node: writes the `RoutingDecision` that the conditional edge reads."""
     return {"routing": decide(state)}
 
 
-async def too_many(state: MainState) -> dict[str, Any]:
+async def too_many(state: MainState) -> MainUpdate:
     """Decline three or more questions, listing them so the user can resend them."""
     plan = state.get("plan")
     questions = plan.questions if plan else []
@@ -58,7 +56,7 @@ async def too_many(state: MainState) -> dict[str, Any]:
     return {"answer": answer, "messages": [await deliver_message(answer, state)]}
 
 
-async def empty_input(state: MainState) -> dict[str, Any]:
+async def empty_input(state: MainState) -> MainUpdate:
     """Answer a message with no question in it with a clear request for one."""
     language = detect_language(state.get("question", ""))
     answer = Answer(text=EMPTY.get(language, EMPTY["en"]), language=language)
