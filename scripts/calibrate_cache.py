@@ -5,7 +5,7 @@ Protocol (issue 4's, as `codeweaver eval cache --pairs` runs it): one cache entr
 its entry present — a hit on it is correct, on another entry wrong — and (b) with its entry
 removed — any hit is false. precision = correct / all hits; correct_hit_rate = correct / rows.
 
-Every lookup goes through the cache's own decision (`codeweaver_cache.decision.decide`): the
+Every lookup goes through the cache's own decision (`codeweaver_cache.decision.hit_or_miss`): the
 similarity floor, the detail guards, the swapped-word check, then the hit model's confidence.
 
 Cross-validation: question ids are split into folds, so one question's rows are never on both
@@ -40,8 +40,8 @@ from codeweaver_cache.decision import (
     Candidate,
     HitModel,
     HitRule,
-    decide,
     features,
+    hit_or_miss,
     words_to_embed,
 )
 from codeweaver_cache.evaluation import load_pairs
@@ -183,7 +183,7 @@ def main() -> None:
     def scored(part: list[Lookup]) -> list[Scored]:
         out = []
         for lk in part:
-            result = decide(lk.query, lk.found, gate, word_vectors)
+            result = hit_or_miss(lk.query, lk.found, gate, word_vectors)
             best = lk.found[0]
             x: tuple[float, ...] = ()
             if result.decision.hit and result.comparison is not None:

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codeweaver.workflows.orchestration.nodes.planning import bounded_question, offline_plan
-from codeweaver.workflows.orchestration.nodes.routing import decide
+from codeweaver.workflows.orchestration.nodes.routing import routing_for
 
 ROUTES = {"single", "multi", "too_many", "empty"}
 
@@ -23,7 +23,7 @@ texty = st.text(
 def test_any_text_gets_a_plan_and_a_route(raw: str) -> None:
     question, _ = bounded_question(raw, 12_000)
     plan = offline_plan(question)
-    decision = decide({"plan": plan})
+    decision = routing_for(plan)
     assert decision.route in ROUTES
     assert decision.reason
     if decision.route == "multi":
@@ -36,4 +36,4 @@ def test_any_text_gets_a_plan_and_a_route(raw: str) -> None:
 @given(st.integers(min_value=3, max_value=12))
 def test_three_or_more_question_marks_are_always_declined(n: int) -> None:
     text = " ".join(f"What is thing number {i}?" for i in range(n))
-    assert decide({"plan": offline_plan(text)}).route == "too_many"
+    assert routing_for(offline_plan(text)).route == "too_many"

@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 
 from codeweaver_cache import HitModel, HitRule, PairFeatures
-from codeweaver_cache.decision import Candidate, decide, words_to_embed
+from codeweaver_cache.decision import Candidate, hit_or_miss, words_to_embed
 from codeweaver_schema import Answer
 
 RULE = HitRule()
@@ -29,7 +29,7 @@ def unit(*values: float) -> np.ndarray:
 
 def test_the_same_question_hits_whatever_the_model_says() -> None:
     strict = HitRule(min_confidence=1.0)
-    result = decide(
+    result = hit_or_miss(
         "How do I reverse a list?", [candidate("how do i reverse a list", 0.99)], strict
     )
     assert result.decision.hit
@@ -37,7 +37,7 @@ def test_the_same_question_hits_whatever_the_model_says() -> None:
 
 
 def test_below_the_floor_misses() -> None:
-    result = decide("Sort a list", [candidate("Parse a date", 0.42)], RULE)
+    result = hit_or_miss("Sort a list", [candidate("Parse a date", 0.42)], RULE)
     assert not result.decision.hit
     assert result.decision.reason.startswith("below_threshold")
 
@@ -47,15 +47,15 @@ def test_a_swapped_word_needs_a_paraphrase() -> None:
     found = [candidate(cached, 0.93)]
     assert words_to_embed(query, found, RULE) == ["file", "folder"]
     apart = {"folder": unit(1, 0, 0), "file": unit(0.5, 1, 0)}
-    missed = decide(query, found, RULE, apart)
+    missed = hit_or_miss(query, found, RULE, apart)
     assert not missed.decision.hit
     assert "different things" in missed.decision.reason
     alike = {"folder": unit(1, 0, 0), "file": unit(1, 0.1, 0)}
-    assert "different things" not in decide(query, found, RULE, alike).decision.reason
+    assert "different things" not in hit_or_miss(query, found, RULE, alike).decision.reason
 
 
 def test_a_swap_without_word_vectors_is_never_a_paraphrase() -> None:
-    result = decide(
+    result = hit_or_miss(
         "Check if a value exists in a dict",
         [candidate("Check if a key exists in a dict", 0.95)],
         RULE,
@@ -67,8 +67,8 @@ def test_a_swap_without_word_vectors_is_never_a_paraphrase() -> None:
 def test_a_close_rival_with_another_answer_lowers_confidence() -> None:
     query = "reverse a list `xs` in place"
     cached = "How to reverse a list in place?"
-    alone = decide(query, [candidate(cached, 0.9)], RULE)
-    crowded = decide(
+    alone = hit_or_miss(query, [candidate(cached, 0.9)], RULE)
+    crowded = hit_or_miss(
         query, [candidate(cached, 0.9), candidate("Reverse a list in place", 0.89, "e2")], RULE
     )
     assert alone.decision.hit, alone.decision.reason

@@ -168,7 +168,7 @@ def features(
 
 
 def words_to_embed(question: str, found: Sequence[Candidate], rule: HitRule) -> list[str]:
-    """The words `decide` will compare by embedding for these results (none, or two)."""
+    """The words `hit_or_miss` will compare by embedding for these results (none, or two)."""
     if not found or found[0].similarity < rule.min_similarity:
         return []
     comparison = compare(question, found[0].question)
@@ -198,7 +198,7 @@ def _unmatched(
     return [w for w in fewer if not any(paraphrases(w, o, vectors, floor) for o in more)]
 
 
-def decide(
+def hit_or_miss(
     question: str,
     found: Sequence[Candidate],
     rule: HitRule,

@@ -29,7 +29,7 @@ from codeweaver_cache.decision import (
     Candidate,
     HitRule,
     LookupResult,
-    decide,
+    hit_or_miss,
     normalise_question,
     words_to_embed,
 )
@@ -333,7 +333,7 @@ class SemanticCache:
         return await self._bounded("cache search", search())
 
     async def lookup(self, question: str, scope: CacheScope, rule: HitRule) -> LookupResult:
-        """Decide a hit by embedding, then by details and the fitted hit model (`decide`).
+        """Decide a hit by embedding, then by details and the fitted hit model (`hit_or_miss`).
 
         When the best candidate differs from the question by one word each, those two words
         are embedded too (memoised by the embedder), to tell a paraphrase from a swap.
@@ -347,7 +347,7 @@ class SemanticCache:
         if words:
             embedded = await self._bounded("word embedding", self.embedder.embed(words))
             vectors = dict(zip(words, embedded, strict=True))
-        result = decide(question, found, rule, vectors)
+        result = hit_or_miss(question, found, rule, vectors)
         if not result.pending and not result.decision.hit:
             self.record_miss(result.decision.reason)
         return result

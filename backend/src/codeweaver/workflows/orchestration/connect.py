@@ -11,10 +11,13 @@ from codeweaver.workflows.orchestration.nodes.answering import wants_regeneratio
 from codeweaver.workflows.orchestration.state import MainState
 
 
-def route_after_route(
+def route_by_question_count(
     state: MainState,
 ) -> Literal["analyze", "multi_question", "too_many", "empty_input"]:
-    """Follow the `RoutingDecision` the `route` node recorded."""
+    """One question to the pipeline, two to the workers, none or too many to a reply.
+
+    Follows the `RoutingDecision` the `route` node recorded from the plan.
+    """
     decision = state.get("routing")
     route = decision.route if decision is not None else "empty"
     if route == "single":

@@ -30,7 +30,7 @@ from codeweaver.workflows.orchestration.connect import (
     route_after_analyze,
     route_after_cache,
     route_after_grade,
-    route_after_route,
+    route_by_question_count,
 )
 from codeweaver.workflows.orchestration.nodes.answering import (
     combine,
@@ -225,7 +225,7 @@ def build_main_graph(
 
     builder.add_edge(START, "plan")
     builder.add_edge("plan", "route")
-    builder.add_conditional_edges("route", route_after_route)
+    builder.add_conditional_edges("route", route_by_question_count)
     builder.add_conditional_edges("analyze", route_after_analyze)
     builder.add_edge("answer_with_history", END)
     builder.add_edge("multi_question", "combine")

@@ -68,7 +68,7 @@ def make_rerank(deps: SearchDeps) -> SearchNode:
                 scores = await _embedding_rank(deps, context, question, items, intent, errors)
                 rescored = [e.model_copy(update={"rerank_score": scores.get(e.id)}) for e in items]
             else:
-                rescored = _apply(assessment, candidates, rescored)
+                rescored = _scored_by_model(assessment, candidates, rescored)
                 update["search_model_verdict"] = Sufficiency(
                     score=assessment.sufficiency_score,
                     sufficient=assessment.sufficient,
@@ -107,7 +107,7 @@ async def _embedding_rank(
         )
 
 
-def _apply(
+def _scored_by_model(
     assessment: Assessment, candidates: list[Evidence], everything: list[Evidence]
 ) -> list[Evidence]:
     by_label = labels(candidates)

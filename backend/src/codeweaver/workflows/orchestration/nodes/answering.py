@@ -118,7 +118,7 @@ def budget_notice(ctx: Context, *, rewrite_skipped: bool) -> str:
     return BUDGET_NOTICE.format(budget=ctx.run_budget_s, skipped=skipped)
 
 
-def deliver(answer: Answer, state: MainState, grade: Grade | None = None) -> Answer:
+def as_delivered(answer: Answer, state: MainState, grade: Grade | None = None) -> Answer:
     """The answer as the user will see it: notices first, failures and doubts as a warning."""
     warnings = [w for w in (answer.warning,) if w]
     if grade is not None and not grade.grounded and answer.citations:
@@ -277,7 +277,7 @@ def make_grade_node(collaborators: Collaborators) -> MainNode:
             "notices": notices,
             "errors": [*state.get("errors", []), *errors],
         }
-        final = deliver(answer, delivered, verdict)
+        final = as_delivered(answer, delivered, verdict)
         return {**update, "answer": final, "messages": [await deliver_message(final, state)]}
 
     return grade
@@ -334,7 +334,7 @@ def make_answer_with_history_node(collaborators: Collaborators) -> MainNode:
             grounded=not unresolved,
             offline=offline,
         )
-        final = deliver(answer, {**state, "errors": [*state.get("errors", []), *errors]})
+        final = as_delivered(answer, {**state, "errors": [*state.get("errors", []), *errors]})
         message = await deliver_message(final, state)
         return {"answer": final, "messages": [message], "errors": errors}
 
@@ -389,7 +389,7 @@ async def combine(state: MainState) -> MainUpdate:
     answers = state.get("multi_answers", [])
     worker_errors = [e for qa in answers for e in qa.errors]
     everything = [*state.get("errors", []), *worker_errors]
-    final = deliver(combine_answers(answers), {**state, "errors": everything})
+    final = as_delivered(combine_answers(answers), {**state, "errors": everything})
     message = await deliver_message(final, state)
     return {"answer": final, "messages": [message], "errors": worker_errors}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from codeweaver.workflows.orchestration.nodes.common import deliver_message
 from codeweaver.workflows.orchestration.state import MainState, MainUpdate
 from codeweaver_runtime.text import detect_language, truncate
-from codeweaver_schema import Answer, RoutingDecision
+from codeweaver_schema import Answer, Plan, RoutingDecision
 
 TOO_MANY = {
     "en": (
@@ -26,9 +26,8 @@ EMPTY = {
 }
 
 
-def decide(state: MainState) -> RoutingDecision:
-    """The routing decision the plan implies."""
-    plan = state.get("plan")
+def routing_for(plan: Plan | None) -> RoutingDecision:
+    """Where a turn with this plan goes, and why: by how many questions it holds."""
     if plan is None or not plan.questions:
         return RoutingDecision(route="empty", reason="no question in the message")
     if plan.kind == "too_many":
@@ -42,7 +41,7 @@ def decide(state: MainState) -> RoutingDecision:
 
 async def route(state: MainState) -> MainUpdate:
     """The `route` node: writes the `RoutingDecision` that the conditional edge reads."""
-    return {"routing": decide(state)}
+    return {"routing": routing_for(state.get("plan"))}
 
 
 async def too_many(state: MainState) -> MainUpdate:
