@@ -1,4 +1,4 @@
-"""The backend's folders import one way: engine <- context <- workflows <- server, ui <- cli."""
+"""The backend's folders import one way: engine <- context <- workflows <- tools <- server, cli."""
 
 from __future__ import annotations
 
@@ -12,13 +12,25 @@ ALLOWED = {
     "tokens": set(),
     "persistence": {"tokens"},
     "context": {"engine"},
-    "workflows": {"engine", "context", "workflows"},
-    "server": {"engine", "context", "workflows", "persistence", "tokens", "server"},
+    "packs": set(),
+    "workflows": {"engine", "context", "workflows", "packs"},
+    "tools": {"context", "workflows", "packs", "tools"},
+    "server": {"engine", "context", "workflows", "persistence", "tokens", "server", "tools"},
     "bench": {"context", "workflows", "persistence", "bench"},
     "ui": {"workflows", "tokens", "ui"},
     "docs": {"workflows"},
     "__init__": {"context"},
-    "cli": {"cli", "server", "bench", "ui", "workflows", "context", "persistence", "tokens"},
+    "cli": {
+        "cli",
+        "server",
+        "bench",
+        "ui",
+        "workflows",
+        "context",
+        "persistence",
+        "tokens",
+        "tools",
+    },
     "__main__": {"cli"},
 }
 MODULES = sorted(SRC.rglob("*.py"))

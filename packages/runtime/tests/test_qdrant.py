@@ -1,10 +1,18 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+from pathlib import Path
 
 from qdrant_client import models
 
-from codeweaver_runtime import open_qdrant
+from codeweaver_runtime import (
+    close_qdrant_clients,
+    get_qdrant,
+    open_qdrant,
+    release_embedded_stores,
+)
 from codeweaver_runtime.qdrant import CollectionSpec, QdrantCollection
 
 
@@ -37,3 +45,36 @@ async def test_concurrent_tasks_create_the_collection_once_and_later_owners_chec
     await second.ensure()
     assert seen == [(4, 4)]
     await client.close()
+
+
+async def test_a_released_store_is_free_for_another_process_and_reopens_on_next_use(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "qdrant"
+    client = get_qdrant(str(folder))
+    try:
+        await client.create_collection(
+            "notes", vectors_config=models.VectorParams(size=2, distance=models.Distance.DOT)
+        )
+        assert _opens_elsewhere(folder) is False, "held while open"
+        await release_embedded_stores()
+        assert _opens_elsewhere(folder) is True
+        assert await client.collection_exists("notes"), "the same client opens it again"
+        assert _opens_elsewhere(folder) is False
+    finally:
+        await close_qdrant_clients()
+
+
+def _opens_elsewhere(folder: Path) -> bool:
+    """Whether another process can open the store now (embedded Qdrant locks its folder)."""
+    script = (
+        "import sys\n"
+        "from qdrant_client import QdrantClient\n"
+        "try:\n"
+        f"    QdrantClient(path={str(folder)!r}).close()\n"
+        "except (RuntimeError, BlockingIOError):\n"
+        "    sys.exit(3)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=120)
+    assert done.returncode in (0, 3), done.stderr.decode()
+    return done.returncode == 0

@@ -51,7 +51,12 @@ if TYPE_CHECKING:
         parse_model_name,
     )
     from codeweaver_runtime.private import is_private, private_dir, private_file, tighten
-    from codeweaver_runtime.qdrant import close_qdrant_clients, get_qdrant, open_qdrant
+    from codeweaver_runtime.qdrant import (
+        close_qdrant_clients,
+        get_qdrant,
+        open_qdrant,
+        release_embedded_stores,
+    )
     from codeweaver_runtime.replies import json_object_from_text, strip_thinking
     from codeweaver_runtime.secrets import install_log_redaction, redact
     from codeweaver_runtime.structured import METHODS, MethodMemory
@@ -96,6 +101,7 @@ _HOMES = {
     "call_text": "codeweaver_runtime.chat",
     "chunks_of": "codeweaver_runtime.delivery",
     "close_qdrant_clients": "codeweaver_runtime.qdrant",
+    "release_embedded_stores": "codeweaver_runtime.qdrant",
     "default_chat_model_name": "codeweaver_runtime.context",
     "default_data_dir": "codeweaver_runtime.context",
     "get_embedder": "codeweaver_runtime.embeddings",
@@ -185,6 +191,7 @@ __all__ = [
     "private_dir",
     "private_file",
     "redact",
+    "release_embedded_stores",
     "resolve_chat_models",
     "run_context",
     "run_tenant",

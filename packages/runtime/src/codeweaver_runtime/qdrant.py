@@ -72,6 +72,22 @@ class EmbeddedQdrant:
             tighten(Path(self.location), _QDRANT_ENTRIES)
         return result
 
+    def _release(self) -> None:
+        # Runs on the worker thread, after every call queued before it.
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    async def release(self) -> None:
+        """Close the store and let go of its folder's lock; the next call opens it again.
+
+        For a process that holds the store between long pauses (`codeweaver mcp` waiting for
+        an agent's next call): other CodeWeaver processes on the same data directory can use
+        the store meanwhile.
+        """
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor, self._release)
+
     async def close(self) -> None:
         """Close the store, if it was ever opened, and stop the worker thread."""
         if self._client is not None:
@@ -108,6 +124,16 @@ def get_qdrant(location: str) -> AsyncQdrantClient:
         if location not in _CLIENTS:
             _CLIENTS[location] = open_qdrant(location)
         return _CLIENTS[location]
+
+
+async def release_embedded_stores() -> None:
+    """Let go of every embedded store's folder lock, keeping the clients usable (`release`)."""
+    with _LOCK:
+        # The facades stand in for AsyncQdrantClient (`open_qdrant` casts them).
+        clients: list[object] = list(_CLIENTS.values())
+    for client in clients:
+        if isinstance(client, EmbeddedQdrant):
+            await client.release()
 
 
 async def close_qdrant_clients() -> None:

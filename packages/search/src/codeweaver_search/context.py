@@ -31,6 +31,13 @@ class SearchContext(RuntimeContext):
         description="Sources to ask: stackoverflow, github, docs, local. A source without "
         "its key (GITHUB_TOKEN, TAVILY_API_KEY) is skipped with a reason in errors.",
     )
+    search_library: str = setting(
+        "",
+        pattern="[A-Za-z0-9][A-Za-z0-9._-]{0,99}|",
+        pattern_help="a pack's name (python, documents) or empty",
+        description="Search only this pack of the local documents: 'python' (the bundled "
+        "Python documentation) or 'documents' (your ingested files); empty: all of them.",
+    )
     search_max_iterations: int = setting(
         2,
         bounds=(1, MAX_ROUNDS),

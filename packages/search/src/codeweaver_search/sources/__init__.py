@@ -55,21 +55,23 @@ def _corpus_factory(infra: Infrastructure, tenant: str) -> Callable[[], Corpus]:
     return open_corpus
 
 
-def local_scope(infra: Infrastructure, tenant: str) -> str:
+def local_scope(infra: Infrastructure, tenant: str, library: str = "") -> str:
     """What the local source's results depend on besides the query, as a digest.
 
     The tenant whose documents are read, the store and collection they are read from, the
-    embedding model that ranks them, and the data directory the documentation is read from
-    (where the bundled reference keeps its vectors of another model).
+    embedding model that ranks them, the data directory the documentation is read from
+    (where the bundled reference keeps its vectors of another model), and the one pack a run
+    restricts the search to, if any (`search_library`).
     """
-    return stable_id(
+    parts = [
         "local",
         tenant,
         infra.qdrant_location(),
         DOCS_COLLECTION,
         infra.embedding_model,
         str(infra.data_dir),
-    )
+    ]
+    return stable_id(*parts, f"library={library}") if library else stable_id(*parts)
 
 
 def _reference(infra: Infrastructure) -> PythonReference:
@@ -94,10 +96,10 @@ def default_sources(
     user), built with the longest timeout a run may ask for: each search is bounded by its
     run's own `search_source_timeout_s`. The local corpus is one per tenant, since each reads
     its own documents, in the store the operator set (`infrastructure`, default: from the
-    environment).
+    environment), and one per pack a run restricts it to (`search_library`).
     """
     infra = infrastructure or operator_infrastructure()
-    scope = local_scope(infra, context.tenant)
+    scope = local_scope(infra, context.tenant, context.search_library)
     with _LOCK:
         if not _WEB:
             _WEB.update(
@@ -110,6 +112,9 @@ def default_sources(
         local = _LOCAL.get(scope)
         if local is None:
             local = _LOCAL[scope] = LocalCorpusSource(
-                _corpus_factory(infra, context.tenant), reference=_reference(infra), scope=scope
+                _corpus_factory(infra, context.tenant),
+                reference=_reference(infra),
+                scope=scope,
+                library=context.search_library,
             )
         return {**_WEB, "local": local}

@@ -2,7 +2,8 @@
 
 The bundled documentation (`codeweaver_corpus.pydocs`) is always there and costs no set-up: its
 vectors ship with the package. Ingested documents live in the vector store, opened on first use.
-The two are searched together; when the store fails (for example because another process holds
+The two are searched together, or one alone when a run names its pack (`search_library`:
+`python` or `documents`); when the store fails (for example because another process holds
 the embedded store's lock), the documentation's results still come back, with the store's
 failure reported beside them (`PartialResults`).
 """
@@ -16,6 +17,11 @@ from typing import Literal, Protocol
 
 from codeweaver_schema import Evidence, Intent
 from codeweaver_search.sources.errors import PartialResults, SourceError
+
+PYTHON_PACK = "python"
+"""`search_library` naming the bundled Python documentation."""
+DOCUMENTS_PACK = "documents"
+"""`search_library` naming the user's ingested documents."""
 
 
 class Corpus(Protocol):
@@ -47,6 +53,9 @@ class LocalCorpusSource:
     scope: str | None = None
     """A digest of whose documents the corpus reads, in which store, with which embedding model
     and documentation (`result_scope`); None: the run's tenant keys the results."""
+    library: str = ""
+    """Search one pack alone: `python` leaves the ingested documents closed, `documents` leaves
+    the reference out; empty: both."""
     name: Literal["local"] = "local"
     _corpus: Corpus | None = None
     _lock: asyncio.Lock | None = field(default=None, repr=False)
@@ -90,11 +99,13 @@ class LocalCorpusSource:
             SourceError: nothing could be searched.
         """
         found: list[Evidence] = []
-        if self.reference is not None:
+        if self.reference is not None and self.library != DOCUMENTS_PACK:
             try:
                 found = await self.reference.search(query, k=limit)
             except Exception as exc:
                 raise SourceError("local", "store", f"{type(exc).__name__}: {exc}") from exc
+        if self.library == PYTHON_PACK:
+            return found
         try:
             corpus = await self._opened()
             found += await corpus.search(query, k=limit, neighbours=True)
