@@ -1,0 +1,302 @@
+"""Docstrings as Markdown: griffe's section parsers, rendered the way the Python pack reads.
+
+A library's docstring is numpydoc (pandas, NumPy, SciPy, matplotlib), Google style, or reST
+with Sphinx fields (requests, Flask, SQLAlchemy). griffe parses all three into sections; each
+package's style is detected once from a sample of its docstrings (`package_style`) and tried
+first for every docstring of the package, so a stray "Example:" line in a numpydoc package is
+not read as a Google section. The Markdown has the summary and description first (what an
+answer quotes and the unit's vector encodes), then Parameters, Returns, Raises, See also, Notes
+(trimmed) and Examples as fenced code; the examples are also returned as runnable blocks in
+their `>>>` form, as the Python pack keeps them.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from griffe import (
+    Docstring,
+    DocstringSection,
+    DocstringSectionKind,
+    Parser,
+    infer_docstring_style,
+    parse_auto,
+)
+
+from codeweaver_corpus.pydocs.rst import first_sentence, inline, render
+
+STYLES = (Parser.numpy, Parser.google, Parser.sphinx)
+DESCRIPTION_CHARS = 400
+"""Longest description of one parameter, return value or exception kept."""
+NOTES_CHARS = 700
+"""Longest Notes section kept: notes explain the implementation more often than the use."""
+EXAMPLE_BLOCKS = 6
+"""Most example blocks a unit keeps."""
+EXAMPLE_CHARS = 2400
+"""Most characters of example code a unit keeps (whole blocks only; the first always)."""
+_SKIPPED_SECTIONS = frozenset(
+    {
+        DocstringSectionKind.attributes,
+        DocstringSectionKind.functions,
+        DocstringSectionKind.classes,
+        DocstringSectionKind.modules,
+        DocstringSectionKind.type_aliases,
+        DocstringSectionKind.type_parameters,
+        DocstringSectionKind.receives,
+    }
+)
+"""Sections that list members: each member is a unit of its own."""
+_SKIPPED_ADMONITIONS = frozenset({"references", "methods", "attributes", "index"})
+_SIGNATURE_LINE = re.compile(r"^\s*([A-Za-z_][\w.]*)\((.*)\)\s*(->.*)?$")
+_FENCE = re.compile(r"^```")
+
+logging.getLogger("griffe").setLevel(logging.ERROR)
+
+
+@dataclass
+class Rendered:
+    """A docstring as a unit's Markdown.
+
+    Attributes:
+        text: The Markdown.
+        examples: The code blocks, `>>>` sessions in that form.
+        summary: The first sentence.
+        signature: A call form the docstring's first line gave (`add(x1, x2, /, ...)`, as
+            compiled functions write it), removed from the text.
+    """
+
+    text: str
+    examples: list[str] = field(default_factory=list)
+    summary: str = ""
+    signature: str | None = None
+
+
+def package_style(docstrings: Iterable[Docstring], *, sample: int = 400) -> Parser:
+    """The docstring style most of a package's docstrings show (numpy when none shows one)."""
+    votes: Counter[Parser] = Counter()
+    for count, docstring in enumerate(docstrings):
+        if count >= sample:
+            break
+        style, _ = infer_docstring_style(docstring, style_order=list(STYLES))
+        if style is not None:
+            votes[style] += 1
+    return votes.most_common(1)[0][0] if votes else Parser.numpy
+
+
+def _style_order(style: Parser) -> list[Parser]:
+    return [style, *(s for s in STYLES if s is not style)]
+
+
+def parse(docstring: Docstring, style: Parser) -> list[DocstringSection]:
+    """The sections of a docstring, the package's style tried first."""
+    try:
+        return parse_auto(docstring, default=style, style_order=_style_order(style))
+    except Exception:  # noqa: BLE001 - a parser bug on one docstring must not lose the package
+        return [_text_section(docstring.value)]
+
+
+def _text_section(text: str) -> DocstringSection:
+    from griffe import DocstringSectionText
+
+    return DocstringSectionText(text)
+
+
+def leading_signature(text: str, name: str) -> tuple[str | None, str]:
+    """A call form on a docstring's first line (`add(x1, x2, /, out=None)`) and the rest.
+
+    Compiled functions have no introspectable signature and write it as their first line.
+    """
+    first, _, rest = text.partition("\n")
+    match = _SIGNATURE_LINE.match(first)
+    if match and match.group(1).rsplit(".", 1)[-1] == name.rsplit(".", 1)[-1]:
+        return f"({match.group(2)})", rest.lstrip("\n")
+    return None, text
+
+
+def _markdown(text: str) -> tuple[str, list[str]]:
+    """Docstring prose (reST or Markdown) as Markdown, and its code blocks."""
+    lines = text.splitlines()
+    if any(_FENCE.match(line.strip()) for line in lines):
+        return _markdown_fenced(lines)
+    markdown, blocks = render(lines)
+    return markdown, blocks
+
+
+def _markdown_fenced(lines: Sequence[str]) -> tuple[str, list[str]]:
+    """Prose already in Markdown: fenced blocks kept as they are, the rest read as reST."""
+    out: list[str] = []
+    blocks: list[str] = []
+    prose: list[str] = []
+    code: list[str] | None = None
+    for line in lines:
+        if _FENCE.match(line.strip()):
+            if code is None:
+                if prose:
+                    out.append(render(prose)[0])
+                    prose = []
+                code = []
+            else:
+                body = "\n".join(code).strip("\n")
+                if body:
+                    blocks.append(body)
+                    out.append(f"```\n{body}\n```")
+                code = None
+        elif code is not None:
+            code.append(line)
+        else:
+            prose.append(line)
+    if prose:
+        out.append(render(prose)[0])
+    return "\n\n".join(part for part in out if part), blocks
+
+
+def _clip(text: str, limit: int) -> str:
+    """Text cut at a sentence end within `limit` characters (or at a word, with an ellipsis)."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit]
+    end = max(cut.rfind(". "), cut.rfind(".) "))
+    if end > limit // 3:
+        return cut[: end + 1]
+    return cut.rsplit(" ", 1)[0] + " …"
+
+
+def _item(name: str, annotation: object, description: str) -> str:
+    """One entry of a Parameters, Returns or Raises list."""
+    annotation_text = "" if annotation in (None, "None", "") else str(annotation)
+    described = inline(_clip(description, DESCRIPTION_CHARS)) if description.strip() else ""
+    name = name.replace("\\*", "*").strip()
+    if name and name != "None":
+        head = f"`{name}`" + (f" ({annotation_text})" if annotation_text else "")
+    else:
+        head = f"`{annotation_text}`" if annotation_text else ""
+    if head and described:
+        return f"- {head}: {described}"
+    return f"- {head or described}"
+
+
+def _type_spec(text: str, name: str) -> str | None:
+    """A numpydoc parameter's type as written (`{0 or 'index', 1}, default 0`).
+
+    griffe splits choices and defaults out of it (`0 or 'index', 1`); the line says it better.
+    """
+    match = re.search(rf"^[ \t]*{re.escape(name)}[ \t]+:[ \t]+(\S.*)$", text, flags=re.MULTILINE)
+    return match.group(1).strip() if match else None
+
+
+def _see_also(text: str) -> list[str]:
+    """The See Also entries of numpydoc (`name : what it does`) as list items."""
+    items: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if raw.startswith((" ", "\t")) and items:
+            items[-1] += " " + inline(line)
+            continue
+        names, sep, description = line.partition(" : ")
+        if not sep:
+            names, sep, description = line.partition(": ")
+        names_text = ", ".join(f"`{n.strip()}`" for n in names.split(",") if n.strip())
+        items.append(f"- {names_text}: {inline(description)}" if sep else f"- {inline(line)}")
+    return items
+
+
+def _examples(value: Sequence[tuple[DocstringSectionKind, str]]) -> tuple[list[str], list[str]]:
+    """An Examples section's Markdown lines and its code blocks, within the limits."""
+    lines: list[str] = []
+    blocks: list[str] = []
+    size = 0
+    for kind, text in value:
+        if kind is DocstringSectionKind.examples:
+            code = text.strip("\n")
+            if blocks and (len(blocks) >= EXAMPLE_BLOCKS or size + len(code) > EXAMPLE_CHARS):
+                break
+            blocks.append(code)
+            size += len(code)
+            lines += ["```", code, "```", ""]
+        else:
+            markdown, found = _markdown(text)
+            for code in found:
+                if len(blocks) < EXAMPLE_BLOCKS and size + len(code) <= EXAMPLE_CHARS:
+                    blocks.append(code)
+                    size += len(code)
+            if markdown:
+                lines += [markdown, ""]
+    return lines, blocks
+
+
+def render_docstring(text: str, *, name: str, style: Parser) -> Rendered:
+    """A docstring's Markdown, examples and summary.
+
+    Args:
+        text: The docstring, cleaned of its indentation.
+        name: The object's name (a leading call form naming it is taken as its signature).
+        style: The package's docstring style.
+    """
+    signature, text = leading_signature(text.strip("\n"), name)
+    sections = parse(Docstring(text), style)
+    out: list[str] = []
+    examples: list[str] = []
+    summary = ""
+    for section in sections:
+        kind = section.kind
+        value = section.value
+        if kind in _SKIPPED_SECTIONS:
+            continue
+        if kind is DocstringSectionKind.text:
+            markdown, blocks = _markdown(str(value))
+            if markdown:
+                out += [markdown, ""]
+                summary = summary or first_sentence(markdown)
+            examples += blocks
+        elif kind in (DocstringSectionKind.parameters, DocstringSectionKind.other_parameters):
+            title = "Parameters" if kind is DocstringSectionKind.parameters else "Other parameters"
+            items = [
+                _item(p.name, _type_spec(text, p.name) or p.annotation, p.description)
+                for p in value
+            ]
+            out += [f"**{title}**", "", *items, ""]
+        elif kind in (DocstringSectionKind.returns, DocstringSectionKind.yields):
+            title = "Returns" if kind is DocstringSectionKind.returns else "Yields"
+            items = [_item(r.name, r.annotation, r.description) for r in value]
+            out += [f"**{title}**", "", *items, ""]
+        elif kind in (DocstringSectionKind.raises, DocstringSectionKind.warns):
+            title = "Raises" if kind is DocstringSectionKind.raises else "Warns"
+            items = [_item("", r.annotation, r.description) for r in value]
+            out += [f"**{title}**", "", *items, ""]
+        elif kind is DocstringSectionKind.examples:
+            lines, blocks = _examples(value)
+            if lines:
+                out += ["**Examples**", "", *lines]
+            examples += blocks
+        elif kind is DocstringSectionKind.deprecated:
+            out += [f"Deprecated since version {value.version}: {inline(value.description)}", ""]
+        elif kind is DocstringSectionKind.admonition:
+            title = str(section.title or value.kind or "").strip()
+            if title.lower() in _SKIPPED_ADMONITIONS:
+                continue
+            if str(value.kind) == "see-also" or title.lower() == "see also":
+                out += ["**See also**", "", *_see_also(value.description), ""]
+            elif title.lower() == "notes":
+                out += ["**Notes**", "", inline(_clip(value.description, NOTES_CHARS)), ""]
+            else:
+                markdown, blocks = _markdown(value.description)
+                out += [f"{title}: {markdown}".strip(), ""]
+                examples += blocks
+    text_out = re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()
+    return Rendered(
+        text=text_out,
+        examples=_unique(examples)[:EXAMPLE_BLOCKS],
+        summary=summary,
+        signature=signature,
+    )
+
+
+def _unique(blocks: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(b for b in blocks if b.strip()))

@@ -1,0 +1,326 @@
+"""A tiny Python environment with a few made-up libraries, for the documentation-pack tests.
+
+`make_environment(folder)` creates a virtualenv without pip (about a second) and installs, as
+plain files with their `.dist-info`, libraries that exercise what extraction must handle:
+
+- `tinylib` 1.2.0 (numpydoc): a class with a method, a classmethod and a property, defined in
+  `tinylib.core` and re-exported in `__init__`; a function from a private module re-exported;
+  a module whose functions only exist once it runs (`setattr` at import time, as compiled
+  modules' members are invisible to static reading); a module that raises on import and one
+  that hangs; a test suite;
+- `tiny-google` 0.3.0 (import name `tinyg`, Google style, no `top_level.txt`);
+- `tinysphinx` 2.0 (reST fields);
+- `crashlib` 0.1 (a module that kills the interpreter on import).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+TINYLIB = {
+    "tinylib/__init__.py": '''
+        """Tinylib: small tables for tests."""
+
+        from tinylib import dynamic
+        from tinylib._impl import clip
+        from tinylib.core import Table, mean
+
+        __all__ = ["Table", "clip", "dynamic", "mean"]
+        ''',
+    "tinylib/core.py": '''
+        """Tables and their statistics."""
+
+
+        class Table:
+            """A small table of rows.
+
+            Parameters
+            ----------
+            rows : list of dict, optional
+                The rows.
+
+            See Also
+            --------
+            mean : Average of values.
+            """
+
+            def __init__(self, rows=None, *, name="table"):
+                self.rows = list(rows or [])
+                self.name = name
+
+            def dropna(self, axis=0, how="any"):
+                """Remove rows with missing values.
+
+                Parameters
+                ----------
+                axis : {0, 1}, default 0
+                    Drop rows (0) or columns (1).
+                how : {'any', 'all'}
+                    Drop a row when any or all of its values are missing.
+
+                Returns
+                -------
+                Table
+                    A new table without missing values.
+
+                Raises
+                ------
+                ValueError
+                    If `how` is neither 'any' nor 'all'.
+
+                Notes
+                -----
+                NOTES_TEXT
+
+                Examples
+                --------
+                Drop the row whose value is missing:
+
+                >>> t = Table([{"a": 1}, {"a": None}])
+                >>> len(t.dropna().rows)
+                1
+                """
+                return Table([r for r in self.rows if None not in r.values()])
+
+            @classmethod
+            def from_records(cls, records):
+                """Make a table from tuples of values."""
+                return cls([dict(enumerate(r)) for r in records])
+
+            @property
+            def width(self):
+                """How many columns the table has."""
+                return len(self.rows[0]) if self.rows else 0
+
+            def _private(self):
+                """Not public."""
+
+
+        def mean(values):
+            """Average of values.
+
+            >>> mean([1, 2, 3])
+            2.0
+            """
+            return sum(values) / len(values)
+
+
+        def _hidden():
+            """Not public."""
+        '''.replace("NOTES_TEXT", "The rows are compared one by one. " * 60),
+    "tinylib/_impl.py": '''
+        """Private implementation."""
+
+
+        def clip(value, low, high):
+            """Limit a value to a range.
+
+            Parameters
+            ----------
+            value : float
+                The value.
+            low, high : float
+                The range.
+            """
+            return max(low, min(high, value))
+
+
+        def internal_only():
+            """Never public."""
+        ''',
+    "tinylib/dynamic.py": '''
+        """Functions made at import time, which static reading cannot see."""
+
+        import sys
+
+
+        def _make(name, factor):
+            def function(x):
+                return x * factor
+
+            function.__name__ = function.__qualname__ = name
+            function.__module__ = __name__
+            function.__doc__ = f"""Return x times {factor}.
+
+            >>> {name}(2)
+            {2 * factor}
+            """
+            return function
+
+
+        for _name, _factor in (("double", 2), ("triple", 3)):
+            setattr(sys.modules[__name__], _name, _make(_name, _factor))
+        ''',
+    "tinylib/broken.py": '''
+        """A module whose import fails."""
+
+
+        def still_read():
+            """Read statically even though importing the module fails."""
+
+
+        raise RuntimeError("cannot import tinylib.broken")
+        ''',
+    "tinylib/slow.py": '''
+        """A module whose import never ends."""
+
+        import time
+
+
+        def patient():
+            """Read statically even though importing the module hangs."""
+
+
+        time.sleep(600)
+        ''',
+    "tinylib/tests/__init__.py": "",
+    "tinylib/tests/test_core.py": '''
+        def test_table():
+            """A test, not API."""
+        ''',
+}
+
+TINYG = {
+    "tinyg/__init__.py": '''
+        """Google-style docstrings."""
+
+
+        def fetch(url, timeout=10.0):
+            """Fetch a URL.
+
+            Args:
+                url (str): Where to fetch from.
+                timeout: Seconds to wait.
+
+            Returns:
+                bytes: The body.
+
+            Raises:
+                TimeoutError: When the server is slow.
+
+            Examples:
+                >>> fetch("https://example.org")[:5]
+                b'<!doc'
+            """
+
+
+        class Client:
+            """A client.
+
+            Args:
+                base: The base URL.
+            """
+
+            def __init__(self, base):
+                self.base = base
+
+            def get(self, path):
+                """Get a path below the base URL.
+
+                Args:
+                    path: The path.
+
+                Returns:
+                    The body.
+                """
+        ''',
+}
+
+TINYSPHINX = {
+    "tinysphinx.py": '''
+        """reST fields."""
+
+
+        def post(url, data=None, json=None, **kwargs):
+            """Sends a POST request.
+
+            :param url: URL for the new request.
+            :param data: (optional) Dictionary to send in the body.
+            :param json: (optional) A JSON serializable object to send in the body.
+            :return: The response.
+            :rtype: Response
+            :raises ValueError: if the URL is empty.
+            """
+        ''',
+}
+
+CRASHLIB = {
+    "crashlib/__init__.py": '''
+        """A library with a module that kills the interpreter on import."""
+
+
+        def survives():
+            """Read statically; the interpreter dies importing `crashlib.fatal`."""
+        ''',
+    "crashlib/fatal.py": '''
+        """Importing this aborts the process."""
+
+        import os
+
+
+        def never():
+            """Read statically."""
+
+
+        os.abort()
+        ''',
+}
+
+
+@dataclass(frozen=True)
+class Environment:
+    """A made-up environment: its interpreter and its site-packages folder."""
+
+    root: Path
+    python: Path
+    site_packages: Path
+
+
+def _write_distribution(
+    site: Path,
+    name: str,
+    version: str,
+    files: dict[str, str],
+    *,
+    top_level: list[str] | None,
+) -> None:
+    for relative, text in files.items():
+        path = site / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    info = site / f"{name.replace('-', '_')}-{version}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\nSummary: {name} for tests\n",
+        encoding="utf-8",
+    )
+    records = [*files, f"{info.name}/METADATA", f"{info.name}/RECORD"]
+    (info / "RECORD").write_text("".join(f"{r},,\n" for r in records), encoding="utf-8")
+    if top_level is not None:
+        (info / "top_level.txt").write_text("\n".join(top_level) + "\n", encoding="utf-8")
+
+
+def make_environment(folder: Path) -> Environment:
+    """A virtualenv in `folder` with the made-up libraries installed."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    python = folder / "bin" / "python"
+    site = Path(
+        json.loads(
+            subprocess.run(
+                [str(python), "-c", "import json, site; print(json.dumps(site.getsitepackages()))"],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )[0]
+    )
+    _write_distribution(site, "tinylib", "1.2.0", TINYLIB, top_level=["tinylib"])
+    _write_distribution(site, "tiny-google", "0.3.0", TINYG, top_level=None)
+    _write_distribution(site, "tinysphinx", "2.0", TINYSPHINX, top_level=["tinysphinx"])
+    _write_distribution(site, "crashlib", "0.1", CRASHLIB, top_level=["crashlib"])
+    return Environment(root=folder, python=python, site_packages=site)
