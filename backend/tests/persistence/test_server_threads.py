@@ -270,6 +270,46 @@ async def test_a_run_the_crash_cut_short_runs_again_from_the_last_turn(tmp_path:
     assert kept == ["q1", "answer to q1", "graded"]
 
 
+def lose_last_checkpoint(database: Path, run_id: str) -> None:
+    """The crash came after the last step's tasks committed their writes, before its checkpoint.
+
+    Every task of that step wrote (`aput_writes`), so nothing is left in the snapshot's `next`,
+    yet the step never finished: its successors never ran.
+    """
+    with sqlite3.connect(database) as conn:
+        conn.execute(
+            "DELETE FROM checkpoints WHERE checkpoint_id = (SELECT max(checkpoint_id) "
+            "FROM checkpoints WHERE checkpoint_ns = '' "
+            "AND json_extract(CAST(metadata AS TEXT), '$.run_id') = ?)",
+            (run_id,),
+        )
+
+
+async def test_a_run_whose_last_step_wrote_but_never_ended_runs_again(tmp_path: Path) -> None:
+    server = Server()
+    database = tmp_path / "s.sqlite"
+    async with open_durable_saver(database, records=server.records) as saver:
+        thread_id = await server.answered_thread(saver)
+        run_id = server.start(thread_id)
+        disk = server.flushed()  # flushed while the second turn ran
+        await server.work(saver, thread_id, run_id, "q2")
+    lose_last_checkpoint(database, run_id)
+    async with open_durable_saver(database) as saver:
+        state = await TOY.copy(update={"checkpointer": saver}).aget_state(
+            {"configurable": {"thread_id": thread_id}}
+        )
+        # What fooled the restart: the cut step's task wrote, so nothing is `next`.
+        assert state.next == ()
+        assert [task.name for task in state.tasks] == ["grade"]
+        done = await reconcile(disk, saver, graph_of)
+        kept = await turns(saver, thread_id)
+    assert done.completed == []
+    assert done.rerun == [run_id]
+    assert by_id(disk["runs"], "run_id")[run_id]["status"] == "pending"
+    # Rolled back to the first turn: the retry asks q2 once and grades it.
+    assert kept == ["q1", "answer to q1", "graded"]
+
+
 async def test_without_the_graph_an_unfinished_run_is_rolled_back(tmp_path: Path) -> None:
     server = Server()
     async with open_durable_saver(tmp_path / "s.sqlite", records=server.records) as saver:

@@ -361,7 +361,12 @@ async def _finished(
     )
     snapshot = await _snapshot(thread_id, graph_id, saver, graph_of)
     # Without the graph there is no telling: running the turn again is the safe side.
-    return snapshot is not None and not snapshot.next
+    if snapshot is None:
+        return False
+    # `next` leaves out a task whose writes were committed (`branch:to:route`) when the crash
+    # came before the checkpoint that ends its step: such a turn looks finished and is not. It
+    # ended only when no task is left, or the tasks left wait for an answer (an interrupt).
+    return all(task.interrupts for task in snapshot.tasks)
 
 
 async def _refresh_thread(
