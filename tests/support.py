@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.server
+import json
 import os
 import re
 import shutil
@@ -104,6 +105,7 @@ def start_server(
     extra_env: dict[str, str] | None = None,
     keys: dict[str, str] | None = None,
     studio: bool = False,
+    graphs: dict[str, str] | None = None,
 ) -> tuple[subprocess.Popen[bytes], Server]:
     """Start `langgraph dev` as `codeweaver serve` does, on a free port, outside the project.
 
@@ -115,6 +117,8 @@ def start_server(
             local user, whose token it keeps in `tmp/home/server-token` (reused on a restart
             in the same folder).
         studio: Let Studio in without a token, as `codeweaver serve --studio` does.
+        graphs: Graph id -> `module:attribute` served instead of (or besides) the project's;
+            the repository goes on the server's `PYTHONPATH`, so a test module can be named.
     """
     from codeweaver.server.auth import KEYS_ENV, KEYS_FILE_ENV, LOCAL_IDENTITY, ensure_local_token
     from codeweaver.server.threads import dev_server_config
@@ -150,6 +154,14 @@ def start_server(
     else:
         tokens = {LOCAL_IDENTITY: ensure_local_token(home)}
     first = next(iter(tokens.values()))
+    config = REPO / "langgraph.json"
+    if graphs:
+        project = json.loads(config.read_text(encoding="utf-8"))
+        project["graphs"] = {**project["graphs"], **graphs}
+        project["source"]["root"] = str(REPO)
+        config = tmp / "langgraph.json"
+        config.write_text(json.dumps(project), encoding="utf-8")
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     langgraph = shutil.which("langgraph", path=str(REPO / ".venv" / "bin")) or "langgraph"
     # The child keeps its own copy of the file descriptor; ours is closed straight away.
     with log.open("wb") as handle:
@@ -167,7 +179,7 @@ def start_server(
                 str(jobs),
                 "--config",
                 # As `codeweaver serve` runs it: with the checkpointer that survives a crash.
-                str(dev_server_config(REPO / "langgraph.json", home, studio=studio)),
+                str(dev_server_config(config, home, studio=studio)),
             ],
             cwd=tmp,
             env=env,

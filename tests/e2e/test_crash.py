@@ -3,10 +3,17 @@
 Four turns on three threads, the second thread's a follow-up, the last one completed just
 before the kill: after a restart in the same folder each thread has its record, its state and
 its history as before, no run is run a second time, and a follow-up sees the earlier answer.
+
+Runs in flight when the server is killed (held at a gate in their search, `gated_graph`), runs
+waiting in the queue and a thread created just before the kill: after the restart every run is
+answered exactly once, and every thread is there.
 """
 
 from __future__ import annotations
 
+import asyncio
+import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +23,7 @@ import pytest
 from langgraph_sdk.client import LangGraphClient
 
 from codeweaver_runtime import is_private
+from tests.e2e.gated_graph import GATE_ENV, OPEN, entered
 from tests.support import client, kill_server, start_server, stop_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(900)]
@@ -115,3 +123,109 @@ async def test_completed_turns_survive_sigkill(tmp_path: Path) -> None:
     for folder in (server.home, tmp_path / ".langgraph_api"):
         for path in (folder, *folder.rglob("*")):
             assert is_private(path), path
+
+
+JOBS = 4
+ANSWERED = ("How do I reverse a list in Python?", "How do I sort a dictionary by value in Python?")
+# Six runs at once on six threads: four enter the gate (one per job), two wait in the queue.
+IN_FLIGHT = (
+    "How do I read a file line by line in Python?",
+    "How do I merge two dictionaries in Python?",
+    "How do I remove duplicates from a list in Python?",
+    "How do I check whether a file exists in Python?",
+    "How do I split a string on whitespace in Python?",
+    "How do I get the current date and time in Python?",
+)
+LATE = "How do I join a list of strings in Python?"
+
+
+async def until(condition: Callable[[], bool], proc: subprocess.Popen[bytes], what: str) -> None:
+    """Wait for `condition` (no time limit but the test's own), failing if the server died."""
+    while not condition():
+        assert proc.poll() is None, f"the server exited while waiting until {what}"
+        await asyncio.sleep(0.2)
+
+
+@dataclass
+class Outcome:
+    """What became of a run after the restart."""
+
+    status: str
+    """The run's final status, or "lost" when the server knows neither it nor its thread."""
+    messages: list[Any] = field(default_factory=list)
+    runs: list[str] = field(default_factory=list)
+    """The statuses of every run of its thread."""
+
+
+async def outcome(sdk: LangGraphClient, thread_id: str, run_id: str) -> Outcome:
+    try:
+        await sdk.runs.join(thread_id, run_id)
+        run: Any = await sdk.runs.get(thread_id, run_id)
+        state: Any = await sdk.threads.get_state(thread_id)
+        runs: list[str] = [r["status"] for r in await sdk.runs.list(thread_id)]
+    except httpx.HTTPStatusError as exc:
+        if exc.response.status_code != 404:
+            raise
+        return Outcome("lost")
+    return Outcome(run["status"], list((state["values"] or {}).get("messages", [])), runs)
+
+
+async def test_runs_in_flight_at_a_sigkill_are_answered_once_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    (gate / OPEN).touch()
+    options: Any = {
+        "jobs": JOBS,
+        "graphs": {"codeweaver": "tests.e2e.gated_graph:main"},
+        "extra_env": {GATE_ENV: str(gate)},
+    }
+    asked: dict[str, tuple[str, str]] = {}  # thread id -> (run id, question)
+
+    async def start(sdk: LangGraphClient, question: str, **metadata: Any) -> None:
+        thread: Any = await sdk.threads.create(metadata=metadata)
+        run: Any = await sdk.runs.create(thread["thread_id"], "codeweaver", input=ask(question))
+        asked[thread["thread_id"]] = (run["run_id"], question)
+
+    proc, server = start_server(tmp_path, **options)
+    try:
+        async with client(server) as sdk:
+            for question in ANSWERED:
+                await start(sdk, question)
+            for thread_id, (run_id, _) in asked.items():
+                await sdk.runs.join(thread_id, run_id)
+            (gate / OPEN).unlink()
+            for question in IN_FLIGHT:
+                await start(sdk, question)
+            await until(lambda: len(entered(gate)) == JOBS, proc, f"{JOBS} runs are in flight")
+            # Created just before the kill: the server's own files have not seen them.
+            await start(sdk, LATE, purpose="late")
+            idle: Any = await sdk.threads.create(metadata={"purpose": "never run"})
+    finally:
+        kill_server(proc)
+    assert len(entered(gate)) == JOBS  # the other runs were still waiting in the queue
+
+    (gate / OPEN).touch()
+    proc, server = start_server(tmp_path, **options)
+    try:
+        async with client(server) as sdk:
+            outcomes = {tid: await outcome(sdk, tid, run) for tid, (run, _) in asked.items()}
+            try:
+                kept: Any = await sdk.threads.get(idle["thread_id"])
+            except httpx.HTTPStatusError as exc:
+                kept = {"lost": exc.response.status_code}
+    finally:
+        stop_server(proc)
+    seen = {asked[tid][1]: seen.status for tid, seen in outcomes.items()}
+    print(f"\nruns after the restart: {seen}")
+    for thread_id, after in outcomes.items():
+        question = asked[thread_id][1]
+        # Answered, and only once: a run the crash cut short was rolled back before it ran again.
+        assert after.status == "success", (question, after.status)
+        assert [m["type"] for m in after.messages] == ["human", "ai"], (question, after.messages)
+        assert after.messages[0]["content"] == question
+        assert after.runs == ["success"], (question, after.runs)
+    # A thread created (HTTP 200) just before the kill is there, as it was.
+    assert kept.get("metadata") == {**idle["metadata"], "purpose": "never run"}, kept
+    assert kept["status"] == "idle"

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from codeweaver.cli.console import server_url
 from codeweaver.cli.main import app
 from codeweaver.cli.serve import client_links, langgraph_dev_command, pick_port
-from codeweaver.server.threads import CHECKPOINTER_PATH
+from codeweaver.server.threads import CHECKPOINTER_PATH, HTTP_APP_PATH
 from tests.support import REPO, free_port
 
 runner = CliRunner()
@@ -133,7 +133,8 @@ def test_serve_runs_langgraph_dev_offline_on_a_free_port(home: Path) -> None:
     assert int(value(command, "--port")) > 0
     # Without --studio, Studio sends the token like any client.
     assert derived["auth"]["disable_studio_auth"] is True
-    assert "http" not in derived
+    # CodeWeaver's HTTP app (its middleware), and no CORS rules of Studio's.
+    assert derived["http"] == {"app": HTTP_APP_PATH}
 
 
 @pytest.mark.usefixtures("home")

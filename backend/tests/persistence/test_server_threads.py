@@ -23,8 +23,12 @@ from typing_extensions import TypedDict
 from codeweaver.persistence import DEV_CONFIG_FILE, checkpoint_types
 from codeweaver.server.threads import (
     CHECKPOINTER_PATH,
+    HTTP_APP_PATH,
     DurableSqliteSaver,
+    JournalWrites,
+    Message,
     ServerRecord,
+    StoreJournal,
     checkpointer,
     dev_server_config,
     durability_notice,
@@ -226,6 +230,115 @@ async def test_turns_the_last_flush_missed_are_restored(tmp_path: Path) -> None:
     assert {r.id for r in journal_left} == {thread_id, first, second}
 
 
+async def test_threads_and_queued_runs_journaled_on_creation_are_restored(
+    tmp_path: Path,
+) -> None:
+    server = Server()
+    async with open_durable_saver(tmp_path / "s.sqlite", records=server.records) as saver:
+        journal = StoreJournal(server.store, saver)
+        disk = server.flushed()  # the last flush came before any of this
+        idle = server.create_thread(purpose="never run")
+        busy = server.create_thread(purpose="queued")
+        queued = server.create_run(busy)  # no worker free: not a checkpoint yet
+        server.thread(busy)["status"] = "busy"
+        await journal.sync()  # what `JournalWrites` does before a request is answered
+
+    async with open_durable_saver(tmp_path / "s.sqlite") as saver:
+        done = await reconcile(disk, saver, graph_of)
+    assert sorted(done.restored_threads) == sorted([idle, busy])
+    assert done.restored_runs == [queued]
+    threads = by_id(disk["threads"], "thread_id")
+    assert threads[idle]["metadata"]["purpose"] == "never run"
+    assert threads[idle]["status"] == "idle"
+    assert threads[busy]["status"] == "busy"
+    # Left to the queue, which runs it as it would have.
+    assert by_id(disk["runs"], "run_id")[queued]["status"] == "pending"
+
+
+async def test_a_change_the_last_flush_missed_is_kept(tmp_path: Path) -> None:
+    server = Server()
+    async with open_durable_saver(tmp_path / "s.sqlite", records=server.records) as saver:
+        thread_id = server.create_thread(title="before")
+        journal = StoreJournal(server.store, saver)
+        disk = server.flushed()
+        # What `PATCH /threads/{id}` does: a new version of the record, with its own time.
+        server.thread(thread_id).update(
+            metadata={**server.thread(thread_id)["metadata"], "title": "after"},
+            updated_at=datetime.now(UTC),
+        )
+        await journal.sync()
+
+    async with open_durable_saver(tmp_path / "s.sqlite") as saver:
+        done = await reconcile(disk, saver, graph_of)
+        journal_left = await saver.journaled()
+    assert done.updated == [thread_id]
+    assert by_id(disk["threads"], "thread_id")[thread_id]["metadata"]["title"] == "after"
+    # Until the server's own file holds it, the journal keeps it (another crash may come first).
+    assert [r.id for r in journal_left] == [thread_id]
+
+
+async def test_the_store_journal_follows_changes_and_deletions(tmp_path: Path) -> None:
+    server = Server()
+    async with open_durable_saver(tmp_path / "s.sqlite", records=server.records) as saver:
+        kept = server.create_thread()  # on disk already when the journal starts
+        journal = StoreJournal(server.store, saver)
+        await journal.sync()
+        assert await saver.journaled() == []
+        thread_id = server.create_thread()
+        run_id = server.create_run(thread_id)
+        await journal.sync()
+        assert {(r.kind, r.id) for r in await saver.journaled()} == {
+            ("thread", thread_id),
+            ("run", run_id),
+        }
+        server.run(run_id).update(status="interrupted", updated_at=datetime.now(UTC))
+        await journal.sync()
+        runs = [r for r in await saver.journaled() if r.kind == "run"]
+        assert [r.record["status"] for r in runs] == ["interrupted"]
+        server.store["runs"].clear()
+        server.store["threads"].remove(server.thread(thread_id))
+        await journal.sync()
+        assert await saver.journaled() == []
+        assert [str(t["thread_id"]) for t in server.store["threads"]] == [kept]
+
+
+async def test_a_request_is_answered_only_once_what_it_created_is_journaled(
+    tmp_path: Path,
+) -> None:
+    server = Server()
+    created: list[str] = []
+
+    async def create_thread(scope: Any, receive: Any, send: Any) -> None:
+        if scope["method"] == "POST":
+            created.append(server.create_thread(purpose="http"))
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    async with open_durable_saver(tmp_path / "s.sqlite", records=server.records) as saver:
+        journal = StoreJournal(server.store, saver)
+        app = JournalWrites(create_thread, journal=lambda: journal)
+        journaled_at_start: list[set[str]] = []
+
+        async def send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                journaled_at_start.append({r.id for r in await saver.journaled()})
+
+        async def receive() -> Message:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        for method in ("POST", "GET"):
+            scope: dict[str, Any] = {
+                "type": "http",
+                "method": method,
+                "path": "/threads",
+                "headers": [],
+            }
+            await app(scope, receive, send)
+        server.create_thread()  # changed by a GET: nothing to journal, and nothing journaled
+        await app({**scope, "method": "GET"}, receive, send)
+    assert journaled_at_start == [set(created), set(created), set(created)]
+
+
 async def test_a_finished_run_recorded_as_running_is_not_run_again(tmp_path: Path) -> None:
     server = Server()
     async with open_durable_saver(tmp_path / "s.sqlite", records=server.records) as saver:
@@ -310,6 +423,27 @@ async def test_a_run_whose_last_step_wrote_but_never_ended_runs_again(tmp_path: 
     assert kept == ["q1", "answer to q1", "graded"]
 
 
+async def test_a_run_cut_short_before_a_later_run_is_not_marked_succeeded(
+    tmp_path: Path,
+) -> None:
+    server = Server()
+    async with open_durable_saver(tmp_path / "s.sqlite", records=server.records) as saver:
+        thread_id = await server.answered_thread(saver)
+        # Cancelled halfway (the server recorded it interrupted, in memory only), then the
+        # next question on the thread ran to its end before the crash.
+        cut = await server.ask(saver, thread_id, "q2", cut_before_grade=True)
+        disk = server.flushed()
+        later = await server.ask(saver, thread_id, "q3")
+
+    async with open_durable_saver(tmp_path / "s.sqlite") as saver:
+        done = await reconcile(disk, saver, graph_of)
+    assert done.stopped == [cut]
+    assert done.completed == [later]
+    assert done.rerun == []
+    runs = by_id(disk["runs"], "run_id")
+    assert [runs[cut]["status"], runs[later]["status"]] == ["interrupted", "success"]
+
+
 async def test_without_the_graph_an_unfinished_run_is_rolled_back(tmp_path: Path) -> None:
     server = Server()
     async with open_durable_saver(tmp_path / "s.sqlite", records=server.records) as saver:
@@ -365,6 +499,8 @@ def test_the_server_config_is_langgraph_json_with_the_checkpointer(tmp_path: Pat
     config = json.loads(written.read_text(encoding="utf-8"))
     project = json.loads((REPO / "langgraph.json").read_text(encoding="utf-8"))
     assert config.pop("checkpointer") == {**project.pop("checkpointer"), "path": CHECKPOINTER_PATH}
+    # The HTTP app whose middleware journals what each request creates.
+    assert config.pop("http") == {"app": HTTP_APP_PATH}
     assert config.pop("source") == {**project.pop("source"), "root": str(REPO)}
     assert config == project
     assert is_private(written)

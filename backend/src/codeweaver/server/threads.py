@@ -11,6 +11,9 @@ config `dev_server_config` derives from `langgraph.json`):
   before the run goes on. Before the first checkpoint of each run it also commits the server's
   records of the run and its thread (the journal), so no checkpoint is ever on disk without
   the records that make it reachable.
+- `StoreJournal` journals the threads and runs a request created or changed before the request
+  is answered (`JournalWrites`, a middleware of the server's HTTP app, `codeweaver.server.app`):
+  a thread created and not yet run, and a run waiting in the queue, survive a crash too.
 - `reconcile` runs when the server starts, before its queue takes any run. It restores the
   threads and runs the last flush missed, marks a run whose turn had completed as succeeded,
   and rolls back the checkpoints of a run the crash cut short, which the server then runs again
@@ -24,12 +27,13 @@ allow-list of the schema's types), so the image keeps the server's own on Postgr
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
 import logging
 import os
 import pickle
-from collections.abc import AsyncIterator, Callable, Iterable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -62,6 +66,8 @@ logger = logging.getLogger(__name__)
 # Dotted, not `module:name`: this server version imports a non-file path by its last dot.
 CHECKPOINTER_PATH = "codeweaver.server.threads.checkpointer"
 """What `checkpointer.path` names in the development server's config."""
+HTTP_APP_PATH = "codeweaver.server.app:app"
+"""What `http.app` names in the development server's config (its middleware)."""
 FLUSH_SECONDS = 10
 """How often the development server writes its own records (threads, runs) to disk."""
 
@@ -203,6 +209,17 @@ class DurableSqliteSaver(AsyncSqliteSaver):
             rows = await cursor.fetchall()
         return [(run, graph) for run, graph in rows]
 
+    async def last_checkpoint(self, thread_id: str, run_id: str) -> str | None:
+        """The id of the last top-level checkpoint a run wrote on a thread, if any."""
+        await self.setup()
+        query = (
+            "SELECT max(checkpoint_id) FROM checkpoints "
+            f"WHERE thread_id = ? AND checkpoint_ns = '' AND {_RUN_ID} = ?"
+        )
+        async with self.lock, self.conn.execute(query, (thread_id, run_id)) as cursor:
+            row = await cursor.fetchone()
+        return str(row[0]) if row and row[0] else None
+
     async def roll_back(self, run_ids: Iterable[str]) -> None:
         """Delete the checkpoints and pending writes of these runs; the journal keeps them."""
         ids = [str(run_id) for run_id in run_ids]
@@ -254,22 +271,36 @@ class Reconciliation:
 
     restored_threads: list[str] = field(default_factory=list)
     restored_runs: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    """Threads and runs changed after the last flush, brought back to their journaled version."""
     completed: list[str] = field(default_factory=list)
     """Runs recorded as unfinished whose turn had completed: now succeeded."""
     rerun: list[str] = field(default_factory=list)
     """Runs the crash cut short: their checkpoints rolled back, pending again."""
+    stopped: list[str] = field(default_factory=list)
+    """Runs that stopped unfinished (failed, or cancelled) before a later run on their thread:
+    marked `error` or `interrupted`, as the server had recorded them before the crash."""
 
     def __str__(self) -> str:
         return (
             f"{len(self.restored_threads)} thread(s) and {len(self.restored_runs)} run(s) "
-            f"restored, {len(self.completed)} finished run(s) marked succeeded, "
-            f"{len(self.rerun)} interrupted run(s) to run again"
+            f"restored, {len(self.updated)} brought up to date, "
+            f"{len(self.completed)} finished run(s) marked succeeded, "
+            f"{len(self.rerun)} interrupted run(s) to run again, "
+            f"{len(self.stopped)} run(s) that had stopped unfinished marked so"
         )
 
     @property
     def changed(self) -> bool:
         """Whether anything was changed."""
-        return bool(self.restored_threads or self.restored_runs or self.completed or self.rerun)
+        return bool(
+            self.restored_threads
+            or self.restored_runs
+            or self.updated
+            or self.completed
+            or self.rerun
+            or self.stopped
+        )
 
 
 async def reconcile(
@@ -291,11 +322,20 @@ async def reconcile(
     on_disk: set[tuple[RecordKind, str]] = {("thread", key) for key in threads}
     on_disk |= {("run", key) for key in runs}
 
+    settled: set[tuple[RecordKind, str]] = set()
     for record in await saver.journaled():
         if (record.kind, record.id) in on_disk:
+            held = threads[record.id] if record.kind == "thread" else runs[record.id]
+            if _newer(record.record, held):
+                # Changed after the last flush (metadata, a status): the journal's is right.
+                held.update(record.record)
+                done.updated.append(record.id)
+            else:
+                settled.add((record.kind, record.id))
             continue
         if record.kind == "thread":
-            if record.id not in threads and await saver.root_checkpoints(record.id):
+            # Journaled when it was created (`StoreJournal`): restored with or without turns.
+            if record.id not in threads:
                 thread = {**record.record, "values": None, "interrupts": {}}
                 store["threads"].append(thread)
                 threads[record.id] = thread
@@ -316,21 +356,38 @@ async def reconcile(
         if run_id not in written:
             continue  # it never started: the queue runs it, as it would have
         touched.add(thread_id)
-        # A run followed by another one finished; the last one finished if nothing is next.
-        if written[-1] != run_id or await _finished(thread_id, threads, saver, graph_of):
-            run.update(status="success", updated_at=now)
-            done.completed.append(run_id)
-        else:
-            await saver.roll_back([run_id])
-            run.update(status="pending", updated_at=now)
-            done.rerun.append(run_id)
+        if written[-1] == run_id:
+            # The thread's last run: finished, or cut short by the crash and run again.
+            ending = await _ending(thread_id, None, threads, saver, graph_of)
+            if ending == "success":
+                run.update(status="success", updated_at=now)
+                done.completed.append(run_id)
+            else:
+                await saver.roll_back([run_id])
+                run.update(status="pending", updated_at=now)
+                done.rerun.append(run_id)
+            continue
+        # A later run followed it, so it stopped before the crash: how its last step ended says
+        # how (without the graph there is no telling, and finished is by far the likeliest).
+        last = await saver.last_checkpoint(thread_id, run_id)
+        ending = await _ending(thread_id, last, threads, saver, graph_of) or "success"
+        run.update(status=ending, updated_at=now)
+        (done.completed if ending == "success" else done.stopped).append(run_id)
 
     for thread_id, thread in threads.items():
         if thread_id in touched or "graph_id" not in thread["metadata"]:
             await _refresh_thread(thread_id, thread, store, saver, graph_of, now)
 
-    await saver.forget(on_disk)
+    # What the server's own file holds as journaled needs the journal no more; the rest stays
+    # journaled until the server has flushed it.
+    await saver.forget(settled)
     return done
+
+
+def _newer(journaled: dict[str, Any], held: dict[str, Any]) -> bool:
+    """Whether a journaled record is a later version than the one the server loaded."""
+    later, earlier = journaled.get("updated_at"), held.get("updated_at")
+    return later is not None and earlier is not None and later > earlier
 
 
 async def _graph_id(thread_id: str, saver: DurableSqliteSaver) -> str | None:
@@ -339,34 +396,50 @@ async def _graph_id(thread_id: str, saver: DurableSqliteSaver) -> str | None:
 
 
 async def _snapshot(
-    thread_id: str, graph_id: str | None, saver: DurableSqliteSaver, graph_of: GraphOf
+    thread_id: str,
+    graph_id: str | None,
+    saver: DurableSqliteSaver,
+    graph_of: GraphOf,
+    checkpoint_id: str | None = None,
 ) -> StateSnapshot | None:
     graph = graph_of(graph_id) if graph_id else None
     if graph is None:
         return None
     with_saver = graph.copy(update={"checkpointer": saver})
-    return await with_saver.aget_state({"configurable": {"thread_id": thread_id}})
+    configurable = {"thread_id": thread_id}
+    if checkpoint_id is not None:
+        configurable |= {"checkpoint_ns": "", "checkpoint_id": checkpoint_id}
+    return await with_saver.aget_state({"configurable": configurable})
 
 
-async def _finished(
+Ending = Literal["success", "error", "interrupted"]
+
+
+async def _ending(
     thread_id: str,
+    checkpoint_id: str | None,
     threads: dict[str, dict[str, Any]],
     saver: DurableSqliteSaver,
     graph_of: GraphOf,
-) -> bool:
-    """Whether the thread's last checkpoint ends its run (nothing left to do)."""
+) -> Ending | None:
+    """How a run that wrote `checkpoint_id` (default: the thread's last) last had ended.
+
+    `success` when no task was left after it (or those left wait for an answer, an
+    interrupt); `error` when a task left had failed; `interrupted` when tasks were still to
+    run. None without the graph: there is no telling.
+    """
     thread = threads.get(thread_id)
     graph_id = (thread or {}).get("metadata", {}).get("graph_id") or await _graph_id(
         thread_id, saver
     )
-    snapshot = await _snapshot(thread_id, graph_id, saver, graph_of)
-    # Without the graph there is no telling: running the turn again is the safe side.
+    snapshot = await _snapshot(thread_id, graph_id, saver, graph_of, checkpoint_id)
     if snapshot is None:
-        return False
+        return None
     # `next` leaves out a task whose writes were committed (`branch:to:route`) when the crash
-    # came before the checkpoint that ends its step: such a turn looks finished and is not. It
-    # ended only when no task is left, or the tasks left wait for an answer (an interrupt).
-    return all(task.interrupts for task in snapshot.tasks)
+    # came before the checkpoint that ends its step: such a turn looks finished and is not.
+    if all(task.interrupts for task in snapshot.tasks):
+        return "success"
+    return "error" if any(task.error for task in snapshot.tasks) else "interrupted"
 
 
 async def _refresh_thread(
@@ -378,14 +451,16 @@ async def _refresh_thread(
     now: datetime,
 ) -> None:
     """Graph id, values and status of a thread, from its checkpoints and runs."""
-    graph_id = thread["metadata"].get("graph_id") or await _graph_id(thread_id, saver)
-    if graph_id is None:
-        return
-    thread["metadata"]["graph_id"] = graph_id
-    snapshot = await _snapshot(thread_id, graph_id, saver, graph_of)
     busy = any(
         str(run["thread_id"]) == thread_id and run["status"] in _UNFINISHED for run in store["runs"]
     )
+    graph_id = thread["metadata"].get("graph_id") or await _graph_id(thread_id, saver)
+    if graph_id is None:
+        # No turn yet: a thread created before the crash, perhaps with a run still queued.
+        thread.update(status="busy" if busy else "idle", updated_at=now)
+        return
+    thread["metadata"]["graph_id"] = graph_id
+    snapshot = await _snapshot(thread_id, graph_id, saver, graph_of)
     status = "busy" if busy else "interrupted" if snapshot and snapshot.next else "idle"
     thread.update(status=status, updated_at=now)
     if snapshot is not None and snapshot.values:
@@ -405,6 +480,103 @@ def records_from_store(
     if run is not None and run_id is not None:
         found.append(ServerRecord("run", run_id, thread_id, dict(run)))
     return found
+
+
+def _stamps(store: MutableMapping[str, Any]) -> dict[tuple[RecordKind, str], tuple[Any, ...]]:
+    """What tells one version of each record from the next: its update time and status."""
+    stamps: dict[tuple[RecordKind, str], tuple[Any, ...]] = {}
+    for thread in store["threads"]:
+        stamps["thread", str(thread["thread_id"])] = (thread.get("updated_at"), thread["status"])
+    for run in store["runs"]:
+        stamps["run", str(run["run_id"])] = (run.get("updated_at"), run["status"])
+    return stamps
+
+
+class StoreJournal:
+    """Keeps the journal in step with the server's records, one request at a time.
+
+    A run journals its records before its first checkpoint, but a thread created and not yet
+    run, or a run still waiting in the queue, lived only in the server's memory until its next
+    flush. `sync` journals every thread and run created or changed since the last call, and lets
+    go of the ones deleted; `JournalWrites` calls it before a request's response starts, so what
+    a client was told exists is on disk.
+    """
+
+    current: StoreJournal | None = None
+    """The journal of this server process, once its checkpointer has started."""
+
+    def __init__(self, store: MutableMapping[str, Any], saver: DurableSqliteSaver) -> None:
+        """Start from the records as they are (on disk already, or in the journal)."""
+        self._store = store
+        self.saver = saver
+        self._seen = _stamps(store)
+        self._lock = asyncio.Lock()
+
+    async def sync(self) -> None:
+        """Journal what was created or changed since the last call; forget what was deleted."""
+        async with self._lock:
+            now = _stamps(self._store)
+            changed = {key for key, stamp in now.items() if self._seen.get(key) != stamp}
+            gone = [key for key in self._seen if key not in now]
+            records = [
+                record
+                for thread in self._store["threads"]
+                if ("thread", str(thread["thread_id"])) in changed
+                for record in records_from_store(self._store, str(thread["thread_id"]), None)
+            ]
+            records += [
+                ServerRecord("run", str(run["run_id"]), str(run["thread_id"]), dict(run))
+                for run in self._store["runs"]
+                if ("run", str(run["run_id"])) in changed
+            ]
+            await self.saver.journal(records)
+            await self.saver.forget(gone)
+            self._seen = now
+
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class JournalWrites:
+    """ASGI middleware: the records a request created or changed are journaled before it answers.
+
+    Without it, a thread created with `POST /threads` (HTTP 200) and a run queued behind others
+    were lost by a crash before the server's next flush. A request that reads nothing but
+    changes nothing (GET, HEAD, OPTIONS) passes straight through; a journal that cannot be
+    written fails the request instead of answering for something that is not on disk.
+    """
+
+    def __init__(
+        self, app: ASGIApp, journal: Callable[[], StoreJournal | None] | None = None
+    ) -> None:
+        """Wrap `app`.
+
+        Args:
+            app: The application.
+            journal: The journal to keep (default: this process's, `StoreJournal.current`).
+        """
+        self.app = app
+        self._journal = journal or (lambda: StoreJournal.current)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve the request; journal the store's changes as its response starts."""
+        journal = self._journal()
+        if scope["type"] != "http" or scope["method"] in SAFE_METHODS or journal is None:
+            await self.app(scope, receive, send)
+            return
+
+        async def send_journaled(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                await journal.sync()
+            await send(message)
+
+        await self.app(scope, receive, send_journaled)
 
 
 def served_graph(graph_id: str) -> Pregel[Any, Any, Any, Any] | None:
@@ -454,9 +626,10 @@ def studio_settings(raw: dict[str, Any]) -> dict[str, Any]:
 def dev_server_config(config: Path, data_dir: Path | None = None, *, studio: bool = False) -> Path:
     """The config `langgraph dev` runs with: `config` plus the crash-safe checkpointer.
 
-    It is written to the data directory, outside the project folder the reloader watches. A
-    config that names a checkpointer of its own keeps it (and is used as it is, unless Studio
-    is let in).
+    The checkpointer comes with CodeWeaver's HTTP app (`codeweaver.server.app`), whose
+    middleware journals what each request creates. It is written to the data directory,
+    outside the project folder the reloader watches. A config that names a checkpointer of its
+    own keeps it (and is used as it is, unless Studio is let in).
 
     Args:
         config: The project's `langgraph.json`.
@@ -473,6 +646,7 @@ def dev_server_config(config: Path, data_dir: Path | None = None, *, studio: boo
     # `langgraph.json` may carry checkpointer settings without a path of its own (the serde
     # allow-list that deployments read): they are kept, and the path is added.
     raw["checkpointer"] = {"path": CHECKPOINTER_PATH, **named}
+    raw["http"] = {"app": HTTP_APP_PATH, **(raw.get("http") or {})}
     if studio:
         raw = studio_settings(raw)
     source = raw.get("source")
@@ -526,7 +700,12 @@ async def checkpointer() -> AsyncIterator[DurableSqliteSaver]:
             done = await reconcile(store, saver, served_graph)
             log = logger.warning if done.changed else logger.info
             log("Threads kept in %s after the last shutdown: %s", home / SERVER_THREADS_FILE, done)
-        yield saver
+            StoreJournal.current = StoreJournal(store, saver)
+        try:
+            yield saver
+        finally:
+            if StoreJournal.current is not None and StoreJournal.current.saver is saver:
+                StoreJournal.current = None
 
 
 def _development_runtime() -> Any:
