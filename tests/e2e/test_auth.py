@@ -89,6 +89,33 @@ def test_requests_need_a_valid_token(tenants: Server) -> None:
 
 PUBLIC = ("/", "/ok", "/info", "/docs", "/openapi.json", "/metrics")
 """What LangGraph Server answers without a token (docs/DEPLOYMENT.md lists the same)."""
+DEV_ROUTES = ("/internal/", "/deploy")
+"""`langgraph dev`'s test and deploy routes, which the server mounts outside authentication."""
+
+
+async def test_langgraph_devs_own_routes_cannot_wipe_or_read_threads(tenants: Server) -> None:
+    async with (
+        support.client(tenants, "alice") as alice,
+        httpx.AsyncClient(base_url=tenants.url) as anyone,
+    ):
+        thread = await alice.threads.create(metadata={"topic": "kept"})
+        # A plain cross-site form POST: no token, no preflight, any page could send it.
+        wipe = await anyone.post("/internal/truncate", headers={"Origin": "https://evil.example"})
+        peek = await anyone.get(f"/internal/debug/thread/{thread['thread_id']}")
+        deploy = await anyone.get("/deploy")
+        kept = await alice.threads.get(thread["thread_id"])
+    assert [wipe.status_code, peek.status_code, deploy.status_code] == [404, 404, 404]
+    assert "kept" not in peek.text
+    assert metadata(kept)["topic"] == "kept"
+
+
+def test_a_dns_rebinding_page_reads_not_even_the_public_routes(tenants: Server) -> None:
+    port = httpx.URL(tenants.url).port
+    for path in PUBLIC:
+        rebound = httpx.get(f"{tenants.url}{path}", headers={"Host": f"evil.example:{port}"})
+        assert rebound.status_code == 403, (path, rebound.status_code)
+        here = httpx.get(f"{tenants.url}{path}", headers={"Host": f"localhost:{port}"})
+        assert here.status_code == 200, (path, here.status_code)
 
 
 def test_only_the_documented_endpoints_are_public(tenants: Server) -> None:
@@ -109,6 +136,10 @@ def test_only_the_documented_endpoints_are_public(tenants: Server) -> None:
             if method not in ("get", "post", "put", "patch", "delete"):
                 continue
             response = httpx.request(method.upper(), f"{tenants.url}{path}", json={})
+            if template.startswith(DEV_ROUTES):
+                # langgraph dev's own routes, outside authentication: not served at all.
+                assert response.status_code == 404, (method, template, response.status_code)
+                continue
             assert response.status_code == 401, (method, template, response.status_code)
             _says_what_to_do(response.json()["detail"])
             checked += 1

@@ -1,8 +1,13 @@
-"""`codeweaver serve --studio`: Studio without a token, from Studio's page and this machine only."""
+"""`codeweaver serve --studio`: Studio without a token, from Studio's page and this machine only.
+
+"This machine" is told by the request's `Host` as well as its `Origin`: a page whose domain
+was rebound to 127.0.0.1 is same-origin with itself, so only its `Host` gives it away.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -69,3 +74,31 @@ def test_browsers_may_use_the_studio_scheme_only_from_studio_and_this_machine(
         )
     granted = preflight.headers.get("access-control-allow-origin")
     assert (granted == origin) is allowed, (preflight.status_code, dict(preflight.headers))
+
+
+QUESTION = {
+    "assistant_id": "codeweaver",
+    "input": {"messages": [{"type": "human", "content": "How do I sort a list?"}]},
+}
+MCP_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
+
+
+def test_a_dns_rebinding_page_gets_nothing(studio_server: Server) -> None:
+    port = urlsplit(studio_server.url).port
+    rebound = {**STUDIO, "Host": f"evil.example:{port}"}
+    with httpx.Client(base_url=studio_server.url, timeout=300) as http:
+        answered = http.post("/runs/wait", json=QUESTION, headers=rebound)
+        threads = http.post("/threads/search", json={}, headers=rebound)
+        mcp = http.post("/mcp", json=MCP_LIST, headers={**rebound, **MCP_HEADERS})
+        health = http.get("/info", headers={"Host": f"evil.example:{port}"})
+        for refused in (answered, threads, mcp, health):
+            assert refused.status_code == 403, (refused.request.url, refused.text)
+            assert "DNS rebinding" in refused.json()["detail"]
+        assert f"http://127.0.0.1:{port}" in answered.json()["detail"]
+        # The same requests addressed by a loopback name are served.
+        for name in ("localhost", "127.0.0.1", "[::1]"):
+            here = {**STUDIO, "Host": f"{name}:{port}"}
+            assert http.post("/threads/search", json={}, headers=here).status_code == 200, name
+        mcp_here = {**STUDIO, **MCP_HEADERS, "Host": f"localhost:{port}"}
+        assert http.post("/mcp", json=MCP_LIST, headers=mcp_here).status_code == 200

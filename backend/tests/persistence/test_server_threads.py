@@ -21,12 +21,12 @@ from langgraph.pregel import Pregel
 from typing_extensions import TypedDict
 
 from codeweaver.persistence import DEV_CONFIG_FILE, checkpoint_types
+from codeweaver.server.guards import Message
 from codeweaver.server.threads import (
     CHECKPOINTER_PATH,
     HTTP_APP_PATH,
     DurableSqliteSaver,
     JournalWrites,
-    Message,
     ServerRecord,
     StoreJournal,
     checkpointer,

@@ -33,7 +33,7 @@ import json
 import logging
 import os
 import pickle
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import AsyncIterator, Callable, Iterable, MutableMapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -59,6 +59,7 @@ from codeweaver.persistence import (
     schema_serializer,
     secure_data_dir,
 )
+from codeweaver.server.guards import ASGIApp, Message, Receive, Scope, Send
 from codeweaver_runtime import default_data_dir, private_file, tighten
 
 logger = logging.getLogger(__name__)
@@ -535,12 +536,6 @@ class StoreJournal:
 
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class JournalWrites:
