@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from codeweaver.server.guards import (
+    LOOPBACK_HOSTS_ENV,
     LoopbackHostOnly,
     Message,
     RefuseDevRoutes,
@@ -76,7 +77,7 @@ def test_loopback_addresses() -> None:
 
 
 async def test_over_loopback_a_foreign_host_is_refused_with_the_reason() -> None:
-    app = LoopbackHostOnly(answer)
+    app = LoopbackHostOnly(answer, enabled=True)
     status, body = await call(
         app, "/runs/wait", host="evil.example:8123", server=("127.0.0.1", 8123)
     )
@@ -92,7 +93,7 @@ async def test_over_loopback_a_foreign_host_is_refused_with_the_reason() -> None
 
 
 async def test_beyond_loopback_and_in_process_the_host_is_not_checked() -> None:
-    app = LoopbackHostOnly(answer)
+    app = LoopbackHostOnly(answer, enabled=True)
     # A connection on a LAN address of a 0.0.0.0 bind: the token guards it, not the name.
     lan = await call(app, "/ok", host="codeweaver.lan:8123", server=("192.168.1.5", 8123))
     assert lan == (200, b"served")
@@ -117,3 +118,14 @@ async def test_other_routes_pass(path: str) -> None:
         200,
         b"served",
     )
+
+
+async def test_the_host_check_is_the_development_servers_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A deployment's proxy may reach it over loopback under the public name: not refused."""
+    rebound: Any = {"host": "evil.example:8123", "server": ("127.0.0.1", 8123)}
+    monkeypatch.delenv(LOOPBACK_HOSTS_ENV, raising=False)
+    assert await call(LoopbackHostOnly(answer), "/ok", **rebound) == (200, b"served")
+    monkeypatch.setenv(LOOPBACK_HOSTS_ENV, "1")
+    assert (await call(LoopbackHostOnly(answer), "/ok", **rebound))[0] == 403

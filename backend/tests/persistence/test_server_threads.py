@@ -21,7 +21,7 @@ from langgraph.pregel import Pregel
 from typing_extensions import TypedDict
 
 from codeweaver.persistence import DEV_CONFIG_FILE, checkpoint_types
-from codeweaver.server.guards import Message
+from codeweaver.server.guards import LOOPBACK_HOSTS_ENV, Message
 from codeweaver.server.threads import (
     CHECKPOINTER_PATH,
     HTTP_APP_PATH,
@@ -501,6 +501,8 @@ def test_the_server_config_is_langgraph_json_with_the_checkpointer(tmp_path: Pat
     assert config.pop("checkpointer") == {**project.pop("checkpointer"), "path": CHECKPOINTER_PATH}
     # The HTTP app whose middleware journals what each request creates.
     assert config.pop("http") == {"app": HTTP_APP_PATH}
+    # The Host check that keeps DNS-rebinding pages out (`codeweaver.server.guards`).
+    assert config.pop("env") == {LOOPBACK_HOSTS_ENV: "1"}
     assert config.pop("source") == {**project.pop("source"), "root": str(REPO)}
     assert config == project
     assert is_private(written)

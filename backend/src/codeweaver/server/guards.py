@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import os
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -27,6 +28,8 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+LOOPBACK_HOSTS_ENV = "CODEWEAVER_LOOPBACK_HOSTS_ONLY"
+"""Set to 1 in the development server's config (`dev_server_config`): the Host check is on."""
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 """The names a request over loopback may address the server by (any loopback address too)."""
 DEV_ROUTES = ("/internal/", "/deploy/")
@@ -95,20 +98,28 @@ async def _refuse(scope: Scope, send: Send, status: int, detail: str) -> None:
 class LoopbackHostOnly:
     """ASGI middleware: over loopback, only requests addressed to a loopback name get in.
 
+    It is on in the server `codeweaver serve` runs (`LOOPBACK_HOSTS_ENV`, set by its config),
+    not in a deployment, whose proxies may well reach it over loopback under the public name.
     The check applies to connections that arrived on a loopback address (the socket's own,
     which a client cannot choose), so it follows the server's bind: everything on a loopback
     bind (`codeweaver serve`'s default, and the only bind `--studio` accepts), the loopback
     side of a `0.0.0.0` bind; requests the server makes to itself in process pass.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
-        """Wrap `app`."""
+    def __init__(self, app: ASGIApp, *, enabled: bool | None = None) -> None:
+        """Wrap `app`.
+
+        Args:
+            app: The application.
+            enabled: Check Host names (default: when `LOOPBACK_HOSTS_ENV` is 1).
+        """
         self.app = app
+        self.enabled = os.environ.get(LOOPBACK_HOSTS_ENV) == "1" if enabled is None else enabled
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Refuse a request over loopback addressed to another name, with 403."""
         server = scope.get("server") if scope["type"] in ("http", "websocket") else None
-        if server and is_loopback_address(server[0]):
+        if self.enabled and server and is_loopback_address(server[0]):
             port = server[1]
             host = _header(scope, b"host")
             if host is not None and not addresses_loopback(host, port):

@@ -59,7 +59,7 @@ from codeweaver.persistence import (
     schema_serializer,
     secure_data_dir,
 )
-from codeweaver.server.guards import ASGIApp, Message, Receive, Scope, Send
+from codeweaver.server.guards import LOOPBACK_HOSTS_ENV, ASGIApp, Message, Receive, Scope, Send
 from codeweaver_runtime import default_data_dir, private_file, tighten
 
 logger = logging.getLogger(__name__)
@@ -642,6 +642,10 @@ def dev_server_config(config: Path, data_dir: Path | None = None, *, studio: boo
     # allow-list that deployments read): they are kept, and the path is added.
     raw["checkpointer"] = {"path": CHECKPOINTER_PATH, **named}
     raw["http"] = {"app": HTTP_APP_PATH, **(raw.get("http") or {})}
+    env = raw.get("env") or {}
+    if not isinstance(env, dict):
+        raise ValueError(f"{config}: `env` must be a mapping (not a file) for `codeweaver serve`")
+    raw["env"] = {**env, LOOPBACK_HOSTS_ENV: "1"}
     if studio:
         raw = studio_settings(raw)
     source = raw.get("source")
