@@ -106,11 +106,13 @@ def start_server(
     keys: dict[str, str] | None = None,
     studio: bool = False,
     graphs: dict[str, str] | None = None,
+    serve_from: Path | None = None,
 ) -> tuple[subprocess.Popen[bytes], Server]:
     """Start `langgraph dev` as `codeweaver serve` does, on a free port, outside the project.
 
     Args:
-        tmp: The folder of the server's data (`tmp/home`), log and `.langgraph_api/`.
+        tmp: The folder of the server's data (`tmp/home`, its records in
+            `tmp/home/server/.langgraph_api/`) and log.
         jobs: Runs executed concurrently.
         extra_env: Environment variables of the server, over the defaults.
         keys: Identity -> token for `CODEWEAVER_API_KEYS`; without, the server serves its
@@ -119,7 +121,10 @@ def start_server(
         studio: Let Studio in without a token, as `codeweaver serve --studio` does.
         graphs: Graph id -> `module:attribute` served instead of (or besides) the project's;
             the repository goes on the server's `PYTHONPATH`, so a test module can be named.
+        serve_from: Run `codeweaver serve` itself from this folder, with the `langgraph.json`
+            in it (`write_project`), as a user would; default: `langgraph dev` as it runs it.
     """
+    from codeweaver.persistence import server_dir
     from codeweaver.server.auth import KEYS_ENV, KEYS_FILE_ENV, LOCAL_IDENTITY, ensure_local_token
     from codeweaver.server.threads import dev_server_config
 
@@ -162,26 +167,25 @@ def start_server(
         config = tmp / "langgraph.json"
         config.write_text(json.dumps(project), encoding="utf-8")
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    langgraph = shutil.which("langgraph", path=str(REPO / ".venv" / "bin")) or "langgraph"
+    if serve_from is not None:
+        codeweaver = shutil.which("codeweaver", path=str(REPO / ".venv" / "bin")) or "codeweaver"
+        command = [codeweaver, "serve", "--config", str(serve_from / "langgraph.json")]
+        command += ["--port", str(port), "--n-jobs-per-worker", str(jobs)]
+        command += ["--studio"] if studio else []
+        cwd = serve_from
+    else:
+        langgraph = shutil.which("langgraph", path=str(REPO / ".venv" / "bin")) or "langgraph"
+        command = [langgraph, "dev", "--host", "127.0.0.1", "--port", str(port), "--no-browser"]
+        command += ["--no-reload", "--n-jobs-per-worker", str(jobs), "--config"]
+        # As `codeweaver serve` runs it: with the checkpointer that survives a crash, in the
+        # data directory's server folder (where it keeps its own records).
+        command.append(str(dev_server_config(config, home, studio=studio)))
+        cwd = server_dir(home)
     # The child keeps its own copy of the file descriptor; ours is closed straight away.
     with log.open("wb") as handle:
         proc = subprocess.Popen(
-            [
-                langgraph,
-                "dev",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--no-browser",
-                "--no-reload",
-                "--n-jobs-per-worker",
-                str(jobs),
-                "--config",
-                # As `codeweaver serve` runs it: with the checkpointer that survives a crash.
-                str(dev_server_config(config, home, studio=studio)),
-            ],
-            cwd=tmp,
+            command,
+            cwd=cwd,
             env=env,
             umask=0o077,
             stdout=handle,
@@ -211,6 +215,15 @@ def start_server(
         time.sleep(0.5)
     proc.kill()
     raise RuntimeError(f"langgraph dev did not start:\n{log.read_text(errors='replace')[-4000:]}")
+
+
+def write_project(folder: Path) -> Path:
+    """A project folder of its own: the repository's `langgraph.json`, its code where it is."""
+    project = json.loads((REPO / "langgraph.json").read_text(encoding="utf-8"))
+    project["source"]["root"] = str(REPO)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "langgraph.json").write_text(json.dumps(project), encoding="utf-8")
+    return folder
 
 
 def kill_server(proc: subprocess.Popen[bytes]) -> None:

@@ -119,10 +119,10 @@ async def test_completed_turns_survive_sigkill(tmp_path: Path) -> None:
     assert follow_up["messages"][:2] == before["c"].values["messages"]
     assert len(follow_up["messages"]) == 4
 
-    # Everything the server keeps is its owner's alone.
-    for folder in (server.home, tmp_path / ".langgraph_api"):
-        for path in (folder, *folder.rglob("*")):
-            assert is_private(path), path
+    # Everything the server keeps is its owner's alone, its own records included.
+    assert (server.home / "server" / ".langgraph_api").is_dir()
+    for path in (server.home, *server.home.rglob("*")):
+        assert is_private(path), path
 
 
 JOBS = 4

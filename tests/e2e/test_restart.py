@@ -1,4 +1,8 @@
-"""`langgraph dev` restarted in the same folder keeps its threads (kept under `.langgraph_api/`)."""
+"""`langgraph dev` restarted on the same data directory keeps its threads.
+
+The server's own records are in `$CODEWEAVER_HOME/server/.langgraph_api/`, the checkpoints in
+`$CODEWEAVER_HOME/server-threads.sqlite`.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ def ask(text: str) -> Any:
 
 
 async def test_threads_survive_a_server_restart(tmp_path: Path) -> None:
-    # The same folder both times: the same CODEWEAVER_HOME (tmp/home) and working directory.
+    # The same data directory both times (tmp/home), which holds the server's records too.
     proc, server = start_server(tmp_path, jobs=2)
     try:
         async with client(server) as sdk:
@@ -34,7 +38,8 @@ async def test_threads_survive_a_server_restart(tmp_path: Path) -> None:
     finally:
         stop_server(proc)
     assert before["answer"]["citations"], before["answer"]
-    assert (tmp_path / ".langgraph_api").is_dir()
+    assert (server.home / "server" / ".langgraph_api" / ".langgraph_ops.pckl").is_file()
+    assert not (tmp_path / ".langgraph_api").exists()
 
     proc, server = start_server(tmp_path, jobs=2)
     try:

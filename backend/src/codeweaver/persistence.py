@@ -26,6 +26,9 @@ SERVER_THREADS_FILE = "server-threads.sqlite"
 """The development server's checkpoints and journal (`codeweaver.server.threads`)."""
 DEV_CONFIG_FILE = "langgraph-dev.json"
 """The config `codeweaver serve` gives `langgraph dev`: langgraph.json plus the checkpointer."""
+SERVER_FOLDER = "server"
+"""The working folder `codeweaver serve` runs `langgraph dev` in: the server writes its own
+records (runs, threads, assistants, the store, retry counters) to `.langgraph_api/` there."""
 QDRANT_FOLDER = "qdrant"
 """Embedded Qdrant's default folder: the corpus and the answer cache."""
 MANIFEST = "ingested.json"
@@ -47,12 +50,22 @@ def secure_data_dir(data_dir: Path) -> Path:
     entries = [
         entry.name
         for entry in data_dir.iterdir()
-        if entry.name == QDRANT_FOLDER
+        if entry.name in (QDRANT_FOLDER, SERVER_FOLDER)
         or any(entry.name == name or entry.name.startswith(f"{name}-") for name in ours)
         or entry.name == Path(MANIFEST).with_suffix(".tmp").name
     ]
     tighten(data_dir, entries)
     return data_dir
+
+
+def server_dir(data_dir: Path) -> Path:
+    """The development server's working folder in the data directory, created private.
+
+    `langgraph dev` keeps its own records in `.langgraph_api/` of its working folder; run from
+    the project folder, two servers on two data directories shared them, and deleting a data
+    directory left its threads behind.
+    """
+    return private_dir(secure_data_dir(data_dir) / SERVER_FOLDER)
 
 
 def checkpoint_types() -> list[tuple[str, str]]:

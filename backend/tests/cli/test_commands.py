@@ -14,6 +14,7 @@ from codeweaver.cli.console import server_url
 from codeweaver.cli.main import app
 from codeweaver.cli.serve import client_links, langgraph_dev_command, pick_port
 from codeweaver.server.threads import CHECKPOINTER_PATH, HTTP_APP_PATH
+from codeweaver_runtime import is_private
 from tests.support import REPO, free_port
 
 runner = CliRunner()
@@ -104,11 +105,19 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def serve_dry_run(*options: str) -> tuple[int, list[str], str]:
-    """`serve --dry-run` with the repository's langgraph.json: exit code, command, output."""
+    """`serve --dry-run` with the repository's langgraph.json: exit code, command, output.
+
+    The command is printed as `cd <working folder> && langgraph dev ...`; the working folder is
+    the command's first word here.
+    """
     config = ["--config", str(REPO / "langgraph.json")]
     result = runner.invoke(app, ["serve", "--dry-run", *options, *config])
-    command = shlex.split(result.stdout) if result.exit_code == 0 else []
-    return result.exit_code, command, result.output
+    words = shlex.split(result.stdout) if result.exit_code == 0 else []
+    if words:
+        assert words[0] == "cd"
+        assert words[2] == "&&"
+        words = [words[1], *words[3:]]
+    return result.exit_code, words, result.output
 
 
 def value(command: list[str], option: str) -> str:
@@ -116,8 +125,13 @@ def value(command: list[str], option: str) -> str:
 
 
 def test_serve_runs_langgraph_dev_offline_on_a_free_port(home: Path) -> None:
-    code, command, output = serve_dry_run("--n-jobs-per-worker", "3")
+    code, (workdir, *command), output = serve_dry_run("--n-jobs-per-worker", "3")
     assert code == 0, output
+    # The server's own records go to .langgraph_api/ of its working folder: the data
+    # directory's, never the project's.
+    assert Path(workdir) == home / "server"
+    assert Path(workdir).is_dir()
+    assert is_private(Path(workdir))
     assert command[1] == "dev"
     assert "--no-browser" in command
     assert "--no-reload" in command
@@ -174,12 +188,21 @@ def test_serve_tells_where_each_client_connects_and_where_the_token_goes() -> No
 
 def test_serve_command_line_keeps_what_it_is_given() -> None:
     command = langgraph_dev_command(
-        config=Path("/x/langgraph.json"), host="0.0.0.0", port=8123, jobs=8, reload=True
+        config=Path("/x/langgraph.json"), host="0.0.0.0", port=8123, jobs=8, reload=False
     )
     assert command[1:] == [
         "dev", "--config", "/x/langgraph.json", "--host", "0.0.0.0", "--port", "8123",
-        "--n-jobs-per-worker", "8", "--no-browser",
+        "--n-jobs-per-worker", "8", "--no-browser", "--no-reload",
     ]  # fmt: skip
+
+
+def test_serve_reload_watches_the_project_not_the_working_folder() -> None:
+    command = langgraph_dev_command(
+        config=Path("/x/langgraph.json"), host="127.0.0.1", port=8123, jobs=2, reload=True,
+        watch=Path("/project"),
+    )  # fmt: skip
+    assert command[1:5] == ["-m", "codeweaver.server.reloading", "/project", "dev"]
+    assert "--no-reload" not in command
 
 
 def test_serve_without_a_config_is_a_clear_error(tmp_path: Path) -> None:

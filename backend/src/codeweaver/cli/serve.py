@@ -34,12 +34,20 @@ def pick_port(host: str, preferred: int) -> int:
 
 
 def langgraph_dev_command(
-    *, config: Path, host: str, port: int, jobs: int, reload: bool
+    *, config: Path, host: str, port: int, jobs: int, reload: bool, watch: Path | None = None
 ) -> list[str]:
-    """The `langgraph dev` command line `serve` runs."""
+    """The `langgraph dev` command line `serve` runs.
+
+    With `reload`, the reloader watches `watch` (the project), not the working folder: the
+    command goes through `codeweaver.server.reloading`.
+    """
     executable = Path(sys.executable).with_name("langgraph")
+    if reload and watch is not None:
+        launcher = [sys.executable, "-m", "codeweaver.server.reloading", str(watch)]
+    else:
+        launcher = [str(executable) if executable.exists() else "langgraph"]
     command = [
-        str(executable) if executable.exists() else "langgraph",
+        *launcher,
         "dev",
         "--config",
         str(config),

@@ -283,13 +283,16 @@ class Reconciliation:
     marked `error` or `interrupted`, as the server had recorded them before the crash."""
 
     def __str__(self) -> str:
-        return (
-            f"{len(self.restored_threads)} thread(s) and {len(self.restored_runs)} run(s) "
-            f"restored, {len(self.updated)} brought up to date, "
-            f"{len(self.completed)} finished run(s) marked succeeded, "
-            f"{len(self.rerun)} interrupted run(s) to run again, "
-            f"{len(self.stopped)} run(s) that had stopped unfinished marked so"
-        )
+        parts = [
+            (self.restored_threads, "thread(s) restored"),
+            (self.restored_runs, "run(s) restored"),
+            (self.updated, "record(s) brought up to date"),
+            (self.completed, "finished run(s) marked succeeded"),
+            (self.rerun, "interrupted run(s) to run again"),
+            (self.stopped, "run(s) that had stopped unfinished marked error or interrupted"),
+        ]
+        said = [f"{len(ids)} {what}" for ids, what in parts if ids]
+        return ", ".join(said) if said else "nothing to restore"
 
     @property
     def changed(self) -> bool:

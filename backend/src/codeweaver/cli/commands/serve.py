@@ -64,18 +64,22 @@ def serve(
             "token instead: see docs/DEPLOYMENT.md."
         )
         raise typer.Exit(code=2)
-    from codeweaver.persistence import SERVER_THREADS_FILE
+    from codeweaver.persistence import SERVER_THREADS_FILE, server_dir
     from codeweaver.server.threads import dev_server_config
     from codeweaver_runtime import default_data_dir
 
     chosen = port or pick_port(host, 2024)
+    project = found.resolve().parent
     # langgraph.json plus the checkpointer that keeps every completed turn through a crash.
     server_config = dev_server_config(found.resolve(), studio=studio)
     command = langgraph_dev_command(
-        config=server_config, host=host, port=chosen, jobs=jobs, reload=reload
+        config=server_config, host=host, port=chosen, jobs=jobs, reload=reload, watch=project
     )
+    # The server keeps its own records in `.langgraph_api/` of its working folder: this data
+    # directory's, never the project's (which two data directories would share).
+    workdir = server_dir(default_data_dir())
     if dry_run:
-        sys.stdout.write(shlex.join(command) + "\n")
+        sys.stdout.write(f"cd {shlex.quote(str(workdir))} && {shlex.join(command)}\n")
         return
     env = {
         **os.environ,
@@ -97,8 +101,9 @@ def serve(
     from codeweaver.persistence import secure_data_dir
 
     home = secure_data_dir(default_data_dir())
+    err.print(f"Server records: {workdir / '.langgraph_api'}")
     # Umask 077: what the server writes (its .langgraph_api/ folder too) is yours alone.
-    process = subprocess.Popen(command, env=env, cwd=found.resolve().parent, umask=0o077)
+    process = subprocess.Popen(command, env=env, cwd=workdir, umask=0o077)
     # `ask` and `chat` on this data directory send their questions here: the store is ours.
     record_server(home, url, process.pid)
 
