@@ -82,9 +82,11 @@ def test_ask_goes_to_the_running_server_and_keeps_its_thread(tmp_path: Path) -> 
     try:
         url = _wait_for_record(home, proc, log)
         assert (home / SERVER_FILE).stat().st_mode & 0o077 == 0
+        # The server proves it knows the secret `serve` recorded: only then does `ask` send.
+        assert len(json.loads((home / SERVER_FILE).read_text())["secret"]) >= 32
 
         first = _ask(home, "How do I reverse a list in Python?", "my-thread")
-        assert first["server"] == url
+        assert first["server"] == url, "the server proved its identity and answered"
         assert first["model_calls"] is None, "the server does not report model calls"
         assert first["citations"], first["answer"]
         assert "search/search_local" in first["nodes"] or "search" in first["nodes"]

@@ -89,6 +89,8 @@ def test_requests_need_a_valid_token(tenants: Server) -> None:
 
 PUBLIC = ("/", "/ok", "/info", "/docs", "/openapi.json", "/metrics")
 """What LangGraph Server answers without a token (docs/DEPLOYMENT.md lists the same)."""
+IDENTITY = "/codeweaver/identity"
+"""CodeWeaver's own public route: `codeweaver serve`'s server proves its identity there."""
 DEV_ROUTES = ("/internal/", "/deploy")
 """`langgraph dev`'s test and deploy routes, which the server mounts outside authentication."""
 
@@ -122,6 +124,11 @@ def test_only_the_documented_endpoints_are_public(tenants: Server) -> None:
     for path in PUBLIC:
         response = httpx.get(f"{tenants.url}{path}")
         assert response.status_code == 200, (path, response.status_code)
+    # No token needed, and nothing to prove here: this server was not started by `serve`.
+    nonce = {"nonce": secrets.token_urlsafe(24)}
+    identity = httpx.post(f"{tenants.url}{IDENTITY}", json=nonce)
+    assert identity.status_code == 404, identity.text
+    assert "codeweaver serve" in identity.json()["detail"]
     assert "version" in httpx.get(f"{tenants.url}/info").json()
     assert "# TYPE" in httpx.get(f"{tenants.url}/metrics").text
     # Every other route the server documents refuses a request without a token, whatever
@@ -129,7 +136,7 @@ def test_only_the_documented_endpoints_are_public(tenants: Server) -> None:
     spec = httpx.get(f"{tenants.url}/openapi.json").json()
     checked = 0
     for template, operations in spec["paths"].items():
-        if template in PUBLIC:
+        if template in (*PUBLIC, IDENTITY):
             continue
         path = re.sub(r"\{[^}]+\}", str(uuid.uuid4()), template)
         for method in operations:

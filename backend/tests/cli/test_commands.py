@@ -148,7 +148,7 @@ def test_serve_runs_langgraph_dev_offline_on_a_free_port(home: Path) -> None:
     # Without --studio, Studio sends the token like any client.
     assert derived["auth"]["disable_studio_auth"] is True
     # CodeWeaver's HTTP app (its middleware), and no CORS rules of Studio's.
-    assert derived["http"] == {"app": HTTP_APP_PATH}
+    assert derived["http"] == {"app": HTTP_APP_PATH, "enable_custom_route_auth": True}
 
 
 @pytest.mark.usefixtures("home")

@@ -23,12 +23,22 @@ def through_server(
     """The turn run by the `codeweaver serve` that holds this data directory, if one runs.
 
     Its embedded store is locked to it: answering here would miss the user's documents and the
-    cache. A server that is recorded but fails the turn ends the command with a clear message.
+    cache. The server must first prove it is the one `serve` recorded (`running_server`); the
+    token is read, and sent with the question, only then. A record that cannot be trusted is
+    told, and the turn is answered here. A server that proved itself but fails the turn ends
+    the command with a clear message.
     """
-    from codeweaver.cli.remote import ask_server, running_server
+    from codeweaver.cli.remote import UntrustedServer, ask_server, running_server
     from codeweaver.tokens import client_headers
 
-    server = running_server(directory)
+    try:
+        server = running_server(directory)
+    except UntrustedServer as exc:
+        err.print(
+            f"[yellow]Not asking {exc.url}:[/yellow] {exc.reason}. Neither your token nor your "
+            "question was sent there; answering here."
+        )
+        return None
     if server is None:
         return None
     err.print(f"[dim]asking the running server {server.url} (it holds {directory})[/dim]")

@@ -41,7 +41,7 @@ from typing import Any, cast
 from langgraph_sdk import Auth
 
 from codeweaver.context import Context
-from codeweaver.tokens import local_token_path
+from codeweaver.tokens import IDENTITY_PATH, local_token_path
 from codeweaver_runtime import (
     OPERATOR_SETTINGS,
     ContextError,
@@ -228,14 +228,25 @@ INVALID = "Invalid token: the token sent is not one this server accepts. " + (
 )
 
 
+PUBLIC_ROUTES = frozenset({("POST", IDENTITY_PATH)})
+"""CodeWeaver's own routes (`codeweaver.server.app`) open to a request without a token."""
+PUBLIC_CALLER = "(public)"
+"""Who a request to a public route is: no configured identity can be spelled so."""
+
+
 @auth.authenticate
-async def authenticate(headers: dict[bytes, bytes]) -> Auth.types.MinimalUserDict:
+async def authenticate(
+    headers: dict[bytes, bytes], method: str = "", path: str = ""
+) -> Auth.types.MinimalUserDict:
     """Map the request's token to its identity, or refuse it with a 401 that says what to do.
 
     The 401's detail names both headers a token may travel in and where a token comes from,
     because a client such as agent-chat-ui otherwise shows nothing but a question that never
-    gets an answer. It never repeats the token that was sent.
+    gets an answer. It never repeats the token that was sent. A request to one of
+    `PUBLIC_ROUTES` needs no token: it is nobody, and reaches only that route.
     """
+    if (method.upper(), path) in PUBLIC_ROUTES:
+        return {"identity": PUBLIC_CALLER, "is_authenticated": False}
     try:
         keys = await key_ring.keys()
     except (KeyConfigError, OSError) as exc:
@@ -415,6 +426,7 @@ __all__ = [
     "KEYS_ENV",
     "KEYS_FILE_ENV",
     "LOCAL_IDENTITY",
+    "PUBLIC_ROUTES",
     "ApiKey",
     "KeyConfigError",
     "auth",

@@ -81,9 +81,16 @@ def serve(
     if dry_run:
         sys.stdout.write(f"cd {shlex.quote(str(workdir))} && {shlex.join(command)}\n")
         return
+    from codeweaver.cli.remote import forget_server, loopback_url, new_secret, record_server
+    from codeweaver.persistence import secure_data_dir
+    from codeweaver.tokens import IDENTITY_SECRET_ENV
+
+    # The server proves it is this one to `ask` and `chat` with a secret only they can read.
+    secret = new_secret()
     env = {
         **os.environ,
         "LANGGRAPH_CLI_NO_ANALYTICS": os.environ.get("LANGGRAPH_CLI_NO_ANALYTICS", "1"),
+        IDENTITY_SECRET_ENV: secret,
     }
     url = f"http://{host}:{chosen}"
     err.print(f"LangGraph Server on [bold]{url}[/bold] · chat page: codeweaver ui --server {url}")
@@ -97,15 +104,21 @@ def serve(
         )
     else:
         err.print(f"Threads: kept by the checkpointer {found.name} names.")
-    from codeweaver.cli.remote import forget_server, record_server
-    from codeweaver.persistence import secure_data_dir
-
     home = secure_data_dir(default_data_dir())
     err.print(f"Server records: {workdir / '.langgraph_api'}")
+    try:
+        local_url: str | None = loopback_url(host, chosen)
+    except ValueError:
+        local_url = None
+        err.print(
+            f"`codeweaver ask` and `chat` here answer only through a loopback address; {host} is "
+            "not one, so they will not use this server (and find its store locked)."
+        )
     # Umask 077: what the server writes (its .langgraph_api/ folder too) is yours alone.
     process = subprocess.Popen(command, env=env, cwd=workdir, umask=0o077)
     # `ask` and `chat` on this data directory send their questions here: the store is ours.
-    record_server(home, url, process.pid)
+    if local_url is not None:
+        record_server(home, local_url, process.pid, secret)
 
     def stop(signum: int, _frame: object) -> None:
         raise SystemExit(128 + signum)
