@@ -6,15 +6,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from codeweaver_corpus.pydocs import PACKAGED_INDEX
-from codeweaver_corpus.pydocs.index import DocsIndex, read_index
+from codeweaver_engine.packs import BUNDLED_PACK
+from codeweaver_engine.packs.index import DocsIndex, read_index
 from codeweaver_testing.model_server import MakeServer, ModelServer, Quirks, Responder
 
 
 @pytest.fixture(scope="session")
 def index() -> DocsIndex:
     """The packaged Python documentation index, read and verified once for the session."""
-    return read_index(PACKAGED_INDEX)
+    return read_index(BUNDLED_PACK)
 
 
 @pytest.fixture

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from codeweaver_corpus.pydocs import DOCS_VERSION, PACKAGED_INDEX
 from codeweaver_corpus.pydocs.build import Embed, write_index
+from codeweaver_engine.packs import BUNDLED_PACK, DOCS_VERSION
 from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=PACKAGED_INDEX)
+    parser.add_argument("--out", type=Path, default=BUNDLED_PACK)
     parser.add_argument("--docs", type=Path, default=ROOT / "data" / "python-docs-3.11")
     parser.add_argument("--tasks", type=Path, default=ROOT / "data" / "python_tasks.txt")
     parser.add_argument(

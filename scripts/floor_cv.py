@@ -23,7 +23,7 @@ import random
 import statistics
 from pathlib import Path
 
-from codeweaver.engine.extractive import GLOSSED_SCORE_LOSS
+from codeweaver_engine.compose import GLOSSED_SCORE_LOSS
 
 MAX_WRONG = 0.08
 FLOORS = [round(0.70 + 0.02 * k, 2) for k in range(11)]

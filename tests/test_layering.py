@@ -1,4 +1,7 @@
-"""Dependencies point one way: schema <- runtime <- corpus <- subgraph packages <- backend."""
+"""Dependencies point one way: schema <- runtime <- engine <- corpus <- search, engine <- cache.
+
+The backend sits on top of them all; `multi_question` needs the schema alone.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ REPO = Path(__file__).resolve().parents[1]
 PACKAGES = {
     "schema": "codeweaver_schema",
     "runtime": "codeweaver_runtime",
+    "engine": "codeweaver_engine",
     "corpus": "codeweaver_corpus",
     "search": "codeweaver_search",
     "cache": "codeweaver_cache",
@@ -20,12 +24,19 @@ PACKAGES = {
 ALLOWED = {
     "codeweaver_schema": set(),
     "codeweaver_runtime": {"codeweaver_schema"},
-    "codeweaver_corpus": {"codeweaver_schema", "codeweaver_runtime"},
-    "codeweaver_search": {"codeweaver_schema", "codeweaver_runtime", "codeweaver_corpus"},
-    "codeweaver_cache": {"codeweaver_schema", "codeweaver_runtime"},
+    "codeweaver_engine": {"codeweaver_schema", "codeweaver_runtime"},
+    "codeweaver_corpus": {"codeweaver_schema", "codeweaver_runtime", "codeweaver_engine"},
+    "codeweaver_search": {
+        "codeweaver_schema",
+        "codeweaver_runtime",
+        "codeweaver_engine",
+        "codeweaver_corpus",
+    },
+    "codeweaver_cache": {"codeweaver_schema", "codeweaver_runtime", "codeweaver_engine"},
     "codeweaver_multi_question": {"codeweaver_schema"},
-    # Test support reads the runtime's types; nothing but tests and the root's dev group use it.
-    "codeweaver_testing": {"codeweaver_runtime"},
+    # Test support reads the runtime's types and tokenises as the engine does; nothing but
+    # tests and the root's dev group use it.
+    "codeweaver_testing": {"codeweaver_runtime", "codeweaver_engine"},
 }
 OURS = {*PACKAGES.values(), "codeweaver"}
 

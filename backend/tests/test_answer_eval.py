@@ -9,7 +9,6 @@ import pytest
 from typer.testing import CliRunner
 
 from codeweaver.cli.main import app
-from codeweaver.engine.extractive import GLOSSED_SCORE_LOSS
 from codeweaver.workflows.orchestration.evaluation import (
     Outcome,
     Row,
@@ -17,6 +16,7 @@ from codeweaver.workflows.orchestration.evaluation import (
     read_rows,
     report,
 )
+from codeweaver_engine.compose import GLOSSED_SCORE_LOSS
 
 
 def outcome(

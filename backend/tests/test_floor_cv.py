@@ -6,7 +6,7 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
-from codeweaver.engine.extractive import GLOSSED_SCORE_LOSS
+from codeweaver_engine.compose import GLOSSED_SCORE_LOSS
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "floor_cv.py"
 

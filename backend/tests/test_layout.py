@@ -1,4 +1,7 @@
-"""The backend's folders import one way: engine <- context <- workflows <- tools <- server, cli."""
+"""The backend's folders import one way: context <- workflows <- tools <- server, cli.
+
+The offline engine is the `codeweaver-engine` package; the backend keeps only the wiring.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +11,13 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src" / "codeweaver"
 # What each group (a folder under `codeweaver/`, or a module at its top) may import of the others.
 ALLOWED = {
-    "engine": {"engine"},
     "tokens": set(),
     "persistence": {"tokens"},
-    "context": {"engine"},
+    "context": set(),
     "packs": set(),
-    "workflows": {"engine", "context", "workflows", "packs"},
+    "workflows": {"context", "workflows", "packs"},
     "tools": {"context", "workflows", "packs", "tools"},
-    "server": {"engine", "context", "workflows", "persistence", "tokens", "server", "tools"},
+    "server": {"context", "workflows", "persistence", "tokens", "server", "tools"},
     "bench": {"context", "workflows", "persistence", "bench"},
     "ui": {"workflows", "tokens", "ui"},
     "docs": {"workflows"},

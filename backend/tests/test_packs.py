@@ -15,8 +15,8 @@ from codeweaver.packs import (
     find_pack,
     pack_of,
 )
-from codeweaver_corpus.pydocs.index import DocsIndex
-from codeweaver_corpus.pydocs.reference import PythonReference
+from codeweaver_engine.packs.index import DocsIndex
+from codeweaver_engine.packs.retrieval import PackSearch
 from codeweaver_runtime import Embedder
 from codeweaver_schema import Evidence, LocalMeta, stable_id
 
@@ -53,16 +53,16 @@ def chunk(text: str, score: float = 0.9) -> Evidence:
 
 
 @pytest.fixture
-def reference(index: DocsIndex, embedder: Embedder) -> PythonReference:
-    return PythonReference(lambda: embedder, index=lambda: index)
+def reference(index: DocsIndex, embedder: Embedder) -> PackSearch:
+    return PackSearch(lambda: embedder, packs=[lambda: index])
 
 
-def packs(reference: PythonReference, store: FakeStore, tenant: str = "alice") -> LocalPacks:
+def packs(reference: PackSearch, store: FakeStore, tenant: str = "alice") -> LocalPacks:
     return LocalPacks(tenant, reference=reference, corpus=lambda: store)
 
 
 async def test_the_python_documentation_is_listed_with_its_version_and_size(
-    reference: PythonReference, index: DocsIndex
+    reference: PackSearch, index: DocsIndex
 ) -> None:
     listed = await packs(reference, FakeStore()).available()
     assert listed == [
@@ -78,7 +78,7 @@ async def test_the_python_documentation_is_listed_with_its_version_and_size(
 
 
 async def test_ingested_documents_are_listed_when_there_are_some_or_when_unreadable(
-    reference: PythonReference,
+    reference: PackSearch,
 ) -> None:
     some = await packs(reference, FakeStore([chunk("Run make deploy.")])).available()
     assert [(p.name, p.source, p.units, p.version) for p in some][1] == (
@@ -94,7 +94,7 @@ async def test_ingested_documents_are_listed_when_there_are_some_or_when_unreada
 
 
 async def test_a_search_returns_api_entries_with_signature_summary_and_address(
-    reference: PythonReference,
+    reference: PackSearch,
 ) -> None:
     found = await packs(reference, FakeStore()).search(
         "get the size of a file in bytes", library=None, limit=3
@@ -108,7 +108,7 @@ async def test_a_search_returns_api_entries_with_signature_summary_and_address(
     assert (entry.pack, entry.version) == (PYTHON_PACK, "3.11")
 
 
-async def test_a_library_restricts_the_search_to_its_pack(reference: PythonReference) -> None:
+async def test_a_library_restricts_the_search_to_its_pack(reference: PackSearch) -> None:
     store = FakeStore([chunk("To deploy, run make deploy from the repository root.")])
     only_documents = await packs(reference, store).search("deploy", library="Documents", limit=5)
     assert [(r.kind, r.pack, r.file) for r in only_documents] == [
@@ -123,7 +123,7 @@ async def test_a_library_restricts_the_search_to_its_pack(reference: PythonRefer
 
 
 async def test_a_store_that_fails_leaves_the_documentation_results(
-    reference: PythonReference,
+    reference: PackSearch,
 ) -> None:
     found = await packs(reference, FakeStore(broken=True)).search(
         "reverse a list", library=None, limit=3

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from langgraph.runtime import Runtime
 
-from codeweaver.engine.extractive import RELEVANCE_FLOOR
-from codeweaver.engine.fingerprint import answers_version
 from codeweaver_cache import CacheContext
+from codeweaver_engine.compose import RELEVANCE_FLOOR
+from codeweaver_engine.stamp import answers_version
 from codeweaver_runtime import run_context, setting
 from codeweaver_search import SearchContext
 

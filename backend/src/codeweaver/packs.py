@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
-    from codeweaver_corpus.pydocs.index import DocHit, DocsIndex
-    from codeweaver_corpus.pydocs.reference import PythonReference
+    from codeweaver_engine.packs.index import DocHit
+    from codeweaver_engine.packs.retrieval import PackSearch
+    from codeweaver_engine.packs.shelf import Shelf
     from codeweaver_runtime.infrastructure import Infrastructure
     from codeweaver_schema import Evidence
 
@@ -138,8 +139,8 @@ def pack_of(file: str | None, url: str | None) -> tuple[str | None, str | None]:
 
     Web sources (Stack Overflow, GitHub, other sites) belong to no pack: (None, None).
     """
-    from codeweaver_corpus.pydocs import DOCS_URL, DOCS_VERSION
-    from codeweaver_corpus.pydocs.reference import REFERENCE_FILE_PREFIX
+    from codeweaver_engine.packs import DOCS_URL, DOCS_VERSION
+    from codeweaver_engine.packs.retrieval import REFERENCE_FILE_PREFIX
 
     if (file and file.startswith(REFERENCE_FILE_PREFIX + "/")) or (
         url and url.startswith(DOCS_URL)
@@ -157,7 +158,7 @@ class LocalPacks:
         self,
         tenant: str,
         *,
-        reference: PythonReference | None = None,
+        reference: PackSearch | None = None,
         corpus: Callable[[], DocumentStore] | None = None,
         infrastructure: Infrastructure | None = None,
     ) -> None:
@@ -183,15 +184,15 @@ class LocalPacks:
             self._infrastructure = infrastructure()
         return self._infrastructure
 
-    def reference(self) -> PythonReference:
+    def reference(self) -> PackSearch:
         """The bundled documentation's searcher (built on first use)."""
         if self._reference is None:
-            from codeweaver_corpus.pydocs.reference import PythonReference
+            from codeweaver_engine.packs.retrieval import PackSearch
             from codeweaver_runtime import get_embedder
 
             infra = self._infra()
             model = infra.embedding_model
-            self._reference = PythonReference(
+            self._reference = PackSearch(
                 lambda: get_embedder(model), cache_dir=infra.data_dir / "reference"
             )
         return self._reference
@@ -217,9 +218,9 @@ class LocalPacks:
 
     async def available(self) -> list[PackInfo]:
         """The Python documentation, then the ingested documents when there are any."""
-        from codeweaver_corpus.pydocs import DOCS_URL, DOCS_VERSION
+        from codeweaver_engine.packs import DOCS_URL, DOCS_VERSION
 
-        index = await self.reference().warm_up()
+        shelf = await self.reference().warm_up()
         found = [
             PackInfo(
                 name=PYTHON_PACK,
@@ -227,7 +228,7 @@ class LocalPacks:
                 source="bundled",
                 title=f"The Python {DOCS_VERSION} documentation: the standard library, the "
                 "language reference, the tutorial and the how-tos",
-                units=len(index),
+                units=sum(len(index) for index in shelf.indexes if index.pack.name == PYTHON_PACK),
                 url=DOCS_URL,
             )
         ]
@@ -281,20 +282,18 @@ class LocalPacks:
         return sorted(found, key=lambda r: -r.score)[:limit]
 
     async def _search_reference(self, query: str, limit: int) -> list[DocResult]:
-        from codeweaver_corpus.pydocs import DOCS_VERSION
-
         reference = self.reference()
-        index = await reference.warm_up()
+        shelf = await reference.warm_up()
         hits = await reference.search_hits(query, k=limit)
-        return [_reference_result(index, hit, DOCS_VERSION) for hit in hits]
+        return [_reference_result(shelf, hit) for hit in hits]
 
     async def _search_documents(self, query: str, limit: int) -> list[DocResult]:
         hits = await self.corpus().search(query, k=limit, neighbours=False)
         return [_document_result(e) for e in hits]
 
 
-def _reference_result(index: DocsIndex, hit: DocHit, version: str) -> DocResult:
-    from codeweaver_corpus.pydocs.reference import REFERENCE_FILE_PREFIX
+def _reference_result(shelf: Shelf, hit: DocHit) -> DocResult:
+    from codeweaver_engine.packs.retrieval import file_prefix
 
     unit = hit.unit
     name = hit.asked_as or unit.name or None
@@ -308,22 +307,22 @@ def _reference_result(index: DocsIndex, hit: DocHit, version: str) -> DocResult:
     return DocResult(
         kind="api" if is_api else "passage",
         title=title,
-        text=unit.text if is_api else index.in_context(hit.index),
-        pack=PYTHON_PACK,
-        version=version,
+        text=unit.text if is_api else shelf.in_context(hit),
+        pack=hit.pack.name,
+        version=hit.pack.version,
         score=round(hit.score, 4),
         name=name if is_api else None,
         signatures=list(unit.signatures),
         summary=unit.summary,
         example=unit.examples[0] if unit.examples else None,
         url=hit.url,
-        file=f"{REFERENCE_FILE_PREFIX}/{unit.doc}.rst",
+        file=f"{file_prefix(hit.pack)}/{unit.doc}.rst",
         section=unit.section or None,
     )
 
 
 def _document_result(evidence: Evidence) -> DocResult:
-    from codeweaver_corpus.pydocs.rst import first_sentence, prose_of
+    from codeweaver_engine.packs.units import first_sentence, prose_of
     from codeweaver_schema import LocalMeta
 
     meta = evidence.meta

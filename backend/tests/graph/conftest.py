@@ -13,8 +13,8 @@ from codeweaver.context import Context
 from codeweaver.persistence import schema_serializer
 from codeweaver.workflows.orchestration.graph import build_main_graph
 from codeweaver_cache import SemanticCache
+from codeweaver_engine.language.words import content_words
 from codeweaver_runtime import ChatModels, Embedder, ModelCallCounter, open_qdrant
-from codeweaver_runtime.text import content_words
 from codeweaver_schema import Evidence, Intent, LocalMeta, SourceName, stable_id
 
 DOCS = {

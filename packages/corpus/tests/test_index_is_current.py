@@ -1,4 +1,4 @@
-"""The shipped index is what the script would build from the sources in the repository."""
+"""The bundled pack is what the script would build from the sources in the repository."""
 
 from __future__ import annotations
 
@@ -8,18 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codeweaver_corpus.pydocs import PACKAGED_INDEX
-from codeweaver_corpus.pydocs.build import (
-    MANIFEST_FILE,
-    check_targets,
-    embedding_text,
-    sha256_of,
-    sources_digest,
-    units_digest,
-)
-from codeweaver_corpus.pydocs.index import IndexError_, read_index
+from codeweaver_corpus.pydocs.build import check_targets, sources_digest, units_digest
 from codeweaver_corpus.pydocs.rst import parse_tree
 from codeweaver_corpus.pydocs.tasks import load_tasks
+from codeweaver_engine.packs import BUNDLED_PACK, DOCS_URL, DOCS_VERSION
+from codeweaver_engine.packs.format import FORMAT_VERSION, MANIFEST_FILE, embedding_text, sha256_of
+from codeweaver_engine.packs.index import IndexError_, read_index
 from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, get_embedder
 
 REPO = Path(__file__).resolve().parents[3]
@@ -30,7 +24,7 @@ STALE = "the packaged index is stale: run `uv run python scripts/build_docs_inde
 
 @pytest.fixture(scope="module")
 def manifest() -> dict[str, object]:
-    return dict(json.loads((PACKAGED_INDEX / MANIFEST_FILE).read_text(encoding="utf-8")))
+    return dict(json.loads((BUNDLED_PACK / MANIFEST_FILE).read_text(encoding="utf-8")))
 
 
 def test_built_from_the_sources_and_the_parser_in_the_repository(
@@ -43,10 +37,22 @@ def test_built_from_the_sources_and_the_parser_in_the_repository(
     check_targets(units, load_tasks(TASKS))
 
 
+def test_the_manifest_says_which_pack_it_is(manifest: dict[str, object]) -> None:
+    assert manifest["format"] == FORMAT_VERSION, STALE
+    pack = read_index(BUNDLED_PACK).pack
+    assert (pack.name, pack.version, pack.source, pack.title) == (
+        "python",
+        DOCS_VERSION,
+        "bundled",
+        "Python",
+    )
+    assert pack.url == DOCS_URL
+
+
 def test_every_file_matches_its_hash_and_a_damaged_one_is_refused(tmp_path: Path) -> None:
-    index = read_index(PACKAGED_INDEX)
+    index = read_index(BUNDLED_PACK)
     assert len(index) > 10_000
-    for source in PACKAGED_INDEX.iterdir():
+    for source in BUNDLED_PACK.iterdir():
         (tmp_path / source.name).write_bytes(source.read_bytes())
     vectors = np.load(tmp_path / "unit_vectors.npy")
     vectors[0, 0] += 1
@@ -56,7 +62,7 @@ def test_every_file_matches_its_hash_and_a_damaged_one_is_refused(tmp_path: Path
 
 
 def test_the_vectors_are_the_default_models_vectors_of_the_units() -> None:
-    index = read_index(PACKAGED_INDEX)
+    index = read_index(BUNDLED_PACK)
     embedder = get_embedder(DEFAULT_EMBEDDING_MODEL)
     assert index.embedding_model == embedder.model_id
     sample = list(range(0, len(index), len(index) // 12))

@@ -19,7 +19,7 @@ from codeweaver_corpus.packs.environment import (
 )
 from codeweaver_corpus.packs.extract import Extraction, Request, extract
 from codeweaver_corpus.packs.worker import ExtractionFailed, extract_in_worker
-from codeweaver_corpus.pydocs.rst import DocUnit
+from codeweaver_engine.packs.units import DocUnit
 from tests.packs_env import Environment, make_environment
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from codeweaver_corpus.pydocs.rst import DocUnit, parse_page, render, slug
+from codeweaver_corpus.pydocs.rst import parse_page, render, slug
+from codeweaver_engine.packs.units import DocUnit
 
 PAGE = """\
 :mod:`os.path` --- Common pathname manipulations

@@ -8,8 +8,8 @@ import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.types import Overwrite
 
+from codeweaver_engine.language.intent import classify_intent
 from codeweaver_runtime import StaticChatModels
-from codeweaver_runtime.text import classify_intent
 from codeweaver_schema import Evidence, SourceName
 from codeweaver_search import (
     SearchContext,

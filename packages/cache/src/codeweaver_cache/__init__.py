@@ -9,7 +9,7 @@ from codeweaver_cache.graph import (
     lookup_graph,
     store_graph,
 )
-from codeweaver_cache.guards import Comparison, compare, converts_the_other_way
+from codeweaver_cache.guards import Comparison, compare
 from codeweaver_cache.state import (
     CacheState,
     CacheUpdate,
@@ -50,7 +50,6 @@ __all__ = [
     "build_cache_lookup_graph",
     "build_cache_store_graph",
     "compare",
-    "converts_the_other_way",
     "evaluate_cache",
     "evaluate_traps",
     "fresh_cache_fields",

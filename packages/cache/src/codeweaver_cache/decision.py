@@ -26,13 +26,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from codeweaver_cache.guards import (
-    Comparison,
-    canonical_stem,
-    compare,
-    is_korean,
-    swapped_words,
-)
+from codeweaver_cache.guards import Comparison, compare, is_korean, swapped_words
+from codeweaver_engine.language.reading import canonical_stem
 from codeweaver_schema import Answer, CacheDecision
 
 WordVectors = Mapping[str, NDArray[np.float32]]

@@ -21,17 +21,18 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 
-from codeweaver_cache.lexicon import (
+from codeweaver_engine.language.reading import (
+    HANGUL,
+    Direction,
+    canonical_stem,
+    read,
+    reversed_direction,
+)
+from codeweaver_engine.lexicon import (
     AMBIGUOUS_LANGUAGES,
-    CONVERSION_VERBS,
     DATA_KINDS,
-    DIRECTION_PIVOTS,
     FILLER,
     HTTP_METHODS,
-    KOREAN_ENDINGS,
-    KOREAN_PARTICLES,
-    KOREAN_PHRASES,
-    KOREAN_TERMS,
     LANGUAGES,
     LIBRARIES,
     MESSAGE_END,
@@ -41,26 +42,8 @@ from codeweaver_cache.lexicon import (
     OPERATIONS,
     OPPOSITES,
     PARTICLE_OPPOSITES,
-    REVERSED_PIVOTS,
-    SYNONYMS,
 )
-from codeweaver_runtime.text import stem
 
-_QUOTED = re.compile(
-    r"`([^`]+)`"
-    r"|(?<![\w'])'([^'\n]+)'(?!\w)"
-    r'|"([^"\n]+)"'
-    r"|‘([^’\n]+)’"
-    r"|“([^”\n]+)”"
-)
-_TOKEN = re.compile(
-    r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?"  # dotted: os.path.join
-    r"|(?<![\w-])--?[a-z][a-z0-9-]+"  # command-line flags, not the tail of "x-axis"
-    r"|[A-Za-z_][A-Za-z0-9_+#]*(?:\(\))?"  # words, identifiers, c++, c#
-    r"|\d+(?:\.\d+)*"  # numbers and versions
-    r"|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]+"  # CJK and Hangul runs
-)
-_HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _CAMEL = re.compile(r"^[A-Za-z][a-z0-9]+[A-Z][A-Za-z0-9]*$|^[A-Z]{2,}[a-z][A-Za-z0-9]*$")
 _ERROR_NAME = re.compile(r"^[A-Za-z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Fault)$")
 _ERROR_CODE = re.compile(r"^(?:[A-Z]{1,4}\d{3,5}|0x[0-9a-fA-F]+|E[A-Z]{3,})$")
@@ -107,7 +90,7 @@ class Details:
     """Stems naming a kind of data or thing (list, file, key, value...), filler or not."""
     surface: tuple[tuple[str, str], ...]
     """(stem, a word of the question it comes from) for content and kind stems."""
-    direction: tuple[frozenset[str], frozenset[str]] | None
+    direction: Direction | None
     """(what is converted, what it becomes) when the question is a conversion."""
 
 
@@ -153,69 +136,6 @@ class Comparison:
         return min(self.query_coverage, self.cached_coverage)
 
 
-_STEMMED_SYNONYMS = {stem(word): canonical for word, canonical in SYNONYMS.items()}
-"""Synonyms by their stem, so "removing" maps like "remove"."""
-
-
-def canonical_stem(word: str) -> str:
-    """The stem (`codeweaver_runtime.text.stem`) of the word or of the lexicon's synonym for it.
-
-    "removing", "deleted" and "remove" give one stem, so two phrasings of one operation agree.
-    """
-    canonical = SYNONYMS.get(word)
-    if canonical is None:
-        stemmed = stem(word)
-        canonical = SYNONYMS.get(stemmed) or _STEMMED_SYNONYMS.get(stemmed)
-        if canonical is None:
-            return stemmed
-    return stem(canonical)
-
-
-def _cut(word: str, suffixes: tuple[str, ...]) -> str:
-    for suffix in suffixes:
-        if word.endswith(suffix) and len(word) > len(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
-def korean_word(token: str) -> tuple[str, str]:
-    """(the word a Korean token stands for, its particle).
-
-    The word is the English term when the lexicon knows it ("파일을" reads as "file"), else
-    the token without its particle and verb ending ("텍스트를" as "텍스트").
-    """
-    without_particle = _cut(token, KOREAN_PARTICLES)
-    particle = token[len(without_particle) :]
-    forms = (
-        token,
-        without_particle,
-        _cut(without_particle, KOREAN_ENDINGS),
-        _cut(token, KOREAN_ENDINGS),
-    )
-    for form in forms:
-        if form in KOREAN_TERMS:
-            return KOREAN_TERMS[form], particle if form != token else ""
-        if form in FILLER:
-            return form, ""
-    return forms[2], particle
-
-
-def _quoted_literals(text: str) -> tuple[list[str], str]:
-    literals: list[str] = []
-
-    def keep(match: re.Match[str]) -> str:
-        literal = next(g for g in match.groups() if g is not None)
-        literals.append(literal.strip())
-        return " "
-
-    return literals, _QUOTED.sub(keep, text)
-
-
-def _split_contractions(text: str) -> tuple[str, bool]:
-    negated = bool(re.search(r"\b\w+n['’]t\b", text, flags=re.IGNORECASE))
-    return re.sub(r"(\w+)n['’]t\b", r"\1", text), negated
-
-
 def error_messages(question: str) -> frozenset[tuple[str, ...]]:
     """The error messages a question quotes, e.g. ("nonetype", "object", "not", "iterable").
 
@@ -230,7 +150,7 @@ def error_messages(question: str) -> frozenset[tuple[str, ...]]:
         opening = match.group("open")
         if opening:
             text = text.split(_CLOSING[opening], 1)[0]
-        hangul = _HANGUL.search(text)
+        hangul = HANGUL.search(text)
         if hangul:
             text = text[: hangul.start()]
         words: list[str] = []
@@ -254,37 +174,13 @@ def _messages_agree(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]
     return all(matched(m, b) for m in a) and all(matched(m, a) for m in b)
 
 
-def _tokens(text: str) -> tuple[list[str], list[str], list[str]]:
-    """(raw tokens, lower-cased words with Korean read in English, each word's Korean particle)."""
-    raw: list[str] = []
-    lowered: list[str] = []
-    particles: list[str] = []
-    for token in _TOKEN.findall(text):
-        if not _HANGUL.search(token):
-            raw.append(token)
-            lowered.append(token.lower())
-            particles.append("")
-            continue
-        if token in KOREAN_PARTICLES:
-            if particles:  # "list를": the particle belongs to the word before it
-                particles[-1] = particles[-1] or token
-            continue
-        word, particle = korean_word(token)
-        raw.append(word)
-        lowered.append(word)
-        particles.append(particle)
-    return raw, lowered, particles
-
-
 @lru_cache(maxsize=65536)
 def details(question: str) -> Details:
     """Read the answer-determining details of a question (memoised: questions repeat)."""
-    for phrase, word in KOREAN_PHRASES.items():
-        question = question.replace(phrase, word)
-    messages = error_messages(question)
-    literals, bare = _quoted_literals(question)
-    bare, contracted_negation = _split_contractions(bare)
-    raw_tokens, lowered, particles = _tokens(bare)
+    reading = read(question)
+    messages = error_messages(reading.text)
+    literals, contracted_negation = reading.literals, reading.contracted_negation
+    raw_tokens, lowered = reading.raw, reading.lowered
 
     versions: set[str] = set()
     numbers: set[str] = set()
@@ -343,7 +239,7 @@ def details(question: str) -> Details:
         ):
             identifiers.add(low.removesuffix("()"))
 
-    stems = [canonical_stem(w) for w in lowered]
+    stems = reading.stems
     kinds = frozenset(s for s in stems if s in _KIND_STEMS)
     surface: dict[str, str] = {}
     for word, stemmed in zip(lowered, stems, strict=True):
@@ -353,7 +249,7 @@ def details(question: str) -> Details:
         s for w, s in zip(lowered, stems, strict=True) if w not in FILLER and s not in FILLER
     )
     negated = contracted_negation or any(w in NEGATIONS for w in lowered)
-    direction = _direction(lowered, stems) or _korean_direction(lowered, stems, particles)
+    direction = reading.direction
     return Details(
         versions=frozenset(versions),
         numbers=frozenset(numbers),
@@ -378,49 +274,6 @@ def details(question: str) -> Details:
 
 def _normalise_literal(literal: str) -> str:
     return " ".join(literal.lower().split())
-
-
-def _content(stems: Iterable[str]) -> frozenset[str]:
-    return frozenset(s for s in stems if s not in FILLER)
-
-
-def _direction(
-    lowered: list[str], stems: list[str]
-) -> tuple[frozenset[str], frozenset[str]] | None:
-    """Split a conversion question around its pivot into (source words, target words).
-
-    A question is a conversion when it has a conversion verb, or says both "from" and "to".
-    """
-    has_verb = any(w in CONVERSION_VERBS for w in lowered)
-    from_to = "from" in lowered and "to" in lowered
-    if not (has_verb or from_to):
-        return None
-    pivots = DIRECTION_PIVOTS | REVERSED_PIVOTS
-    if not any(w in pivots for w in lowered):
-        # "Converting byte string in unicode string": with no to/into/from, `in` is the pivot.
-        pivots = frozenset({"in"})
-    for i, word in enumerate(lowered):
-        if word in pivots:
-            if word in REVERSED_PIVOTS:
-                # "get an int from a hex string": what comes after `from` is the source.
-                following_pivot = [j for j in range(i + 1, len(lowered)) if lowered[j] == "to"]
-                if following_pivot:
-                    j = following_pivot[0]
-                    return _content(stems[i + 1 : j]), _content(stems[j + 1 :])
-                return _content(stems[i + 1 :]), _content(stems[:i])
-            return _content(stems[:i]), _content(stems[i + 1 :])
-    return None
-
-
-def _korean_direction(
-    lowered: list[str], stems: list[str], particles: list[str]
-) -> tuple[frozenset[str], frozenset[str]] | None:
-    """A Korean conversion: the object particle (을/를) marks the source, 로/으로 the target."""
-    if not any(w in CONVERSION_VERBS for w in lowered):
-        return None
-    source = _content(s for s, p in zip(stems, particles, strict=True) if p in ("을", "를"))
-    target = _content(s for s, p in zip(stems, particles, strict=True) if p in ("로", "으로"))
-    return (source, target) if source and target else None
 
 
 def _differ(name: str, a: Iterable[str], b: Iterable[str]) -> str:
@@ -496,7 +349,7 @@ def compare(query: str, cached: str) -> Comparison:
     q_ops, c_ops = _operations(q.words), _operations(c.words)
     if q_ops and c_ops and q_ops != c_ops:
         conflicts.append(_differ("operations", q_ops, c_ops))
-    if q.direction and c.direction and _reversed(q.direction, c.direction):
+    if q.direction and c.direction and reversed_direction(q.direction, c.direction):
         conflicts.append("direction differs: the conversion goes the other way")
 
     q_surface, c_surface = dict(q.surface), dict(c.surface)
@@ -585,28 +438,8 @@ def swapped_words(comparison: Comparison) -> tuple[tuple[str, ...], tuple[str, .
 
 def is_korean(word: str) -> bool:
     """True for a word in Hangul (which the embedding model cannot compare)."""
-    return bool(_HANGUL.search(word))
+    return bool(HANGUL.search(word))
 
 
 _OPERATION_STEMS = frozenset(canonical_stem(w) for w in OPERATIONS)
 _KIND_STEMS = frozenset(canonical_stem(w) for w in DATA_KINDS)
-
-
-def converts_the_other_way(question: str, other: str) -> bool:
-    """Whether two texts ask for one conversion in opposite directions.
-
-    "Convert unicode string to byte string" and "convert a byte string to a unicode string"
-    share every word, and embeddings score them as near-duplicates; their answers are opposite
-    (`str.encode`, `bytes.decode`).
-    """
-    a, b = details(question).direction, details(other).direction
-    return bool(a and b and _reversed(a, b))
-
-
-def _reversed(
-    a: tuple[frozenset[str], frozenset[str]], b: tuple[frozenset[str], frozenset[str]]
-) -> bool:
-    """True when some word moves from source to target and another from target to source."""
-    a_src, a_dst = a[0] - a[1], a[1] - a[0]
-    b_src, b_dst = b[0] - b[1], b[1] - b[0]
-    return bool(a_src & b_dst) and bool(a_dst & b_src)

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from codeweaver_cache.context import CacheContext
 from codeweaver_cache.prompts import VERIFY_SYSTEM, VERIFY_USER
+from codeweaver_engine.language.words import truncate
 from codeweaver_runtime import (
     ChatModels,
     ModelRole,
@@ -15,7 +16,6 @@ from codeweaver_runtime import (
     call_structured,
     resolve_chat_models,
 )
-from codeweaver_runtime.text import truncate
 from codeweaver_schema import Answer
 
 JUDGE_ROLE: ModelRole = "judge"

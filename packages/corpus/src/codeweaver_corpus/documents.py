@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from codeweaver_runtime.text import clean_text, html_to_text, rst_roles
+from codeweaver_engine.language.words import clean_text
+from codeweaver_engine.markup import html_to_text, rst_roles
 from codeweaver_schema import stable_id
 
 logger = logging.getLogger(__name__)

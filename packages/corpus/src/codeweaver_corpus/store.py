@@ -33,9 +33,9 @@ import numpy as np
 from qdrant_client import AsyncQdrantClient, models
 
 from codeweaver_corpus.documents import Chunk, SourceDocument, chunk_document
+from codeweaver_engine.language.words import STOPWORDS, stem, words
 from codeweaver_runtime.embeddings import Embedder, Vectors
 from codeweaver_runtime.qdrant import CollectionSpec, QdrantCollection
-from codeweaver_runtime.text import STOPWORDS, stem, words
 from codeweaver_schema import Evidence, LocalMeta, stable_id
 
 DENSE = "dense"

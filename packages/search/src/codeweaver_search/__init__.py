@@ -2,7 +2,6 @@
 
 from codeweaver_search.context import ALL_SOURCES, MAX_ROUNDS, SearchContext
 from codeweaver_search.graph import build_search_graph
-from codeweaver_search.offline import addresses_assistant
 from codeweaver_search.sources import (
     GitHubCodeSource,
     LocalCorpusSource,
@@ -35,7 +34,6 @@ __all__ = [
     "SourceError",
     "StackOverflowSource",
     "TavilyDocsSource",
-    "addresses_assistant",
     "build_search_graph",
     "fresh_search_fields",
 ]

@@ -8,9 +8,9 @@ from typing import Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from codeweaver_engine.policy import source_limit
 from codeweaver_search.context import SearchContext, max_rounds
 from codeweaver_search.nodes import SearchDeps, node_name, search_context
-from codeweaver_search.policy import source_limit
 from codeweaver_search.sources import result_scope
 from codeweaver_search.state import SearchState, SourceTask
 

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from codeweaver_runtime.text import truncate
+from codeweaver_engine.language.words import truncate
+from codeweaver_engine.search import EVIDENCE_CHARS
 from codeweaver_schema import (
     SOURCE_LABELS,
     Evidence,
@@ -22,7 +23,6 @@ from codeweaver_schema import (
     StackOverflowMeta,
     stable_id,
 )
-from codeweaver_search.offline import EVIDENCE_CHARS
 
 SYSTEM_PROMPT = """\
 You are the evidence judge of CodeWeaver, an assistant that answers programming questions \

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from codeweaver_engine.language.words import words
 from codeweaver_runtime.embeddings import Embedder, Vectors
-from codeweaver_runtime.text import words
 
 
 class HashEmbedder:

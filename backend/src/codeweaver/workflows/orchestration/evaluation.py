@@ -26,9 +26,9 @@ from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from codeweaver.context import Context
-from codeweaver.engine.extractive import floor_for
 from codeweaver.workflows.orchestration.graph import build_main_graph
-from codeweaver_runtime.text import detect_language
+from codeweaver_engine.compose import floor_for
+from codeweaver_engine.language.script import detect_language
 from codeweaver_schema import Answer
 
 

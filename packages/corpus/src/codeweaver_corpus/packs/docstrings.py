@@ -27,7 +27,8 @@ from griffe import (
     parse_auto,
 )
 
-from codeweaver_corpus.pydocs.rst import first_sentence, inline, render
+from codeweaver_corpus.pydocs.rst import inline, render
+from codeweaver_engine.packs.units import first_sentence
 
 STYLES = (Parser.numpy, Parser.google, Parser.sphinx)
 DESCRIPTION_CHARS = 400

@@ -61,7 +61,7 @@ from griffe import (
 
 from codeweaver_corpus.packs.docstrings import Rendered, package_style, render_docstring
 from codeweaver_corpus.packs.interpreter import INSPECT_SCRIPT
-from codeweaver_corpus.pydocs.rst import DocUnit, first_sentence
+from codeweaver_engine.packs.units import DocUnit, first_sentence
 
 EXTRACTOR_VERSION = 1
 """Changes whenever extraction gives different units for the same package (packs rebuild)."""

@@ -21,7 +21,7 @@ from dataclasses import asdict
 from typing import Any
 
 from codeweaver_corpus.packs.extract import Extraction, Request, extract
-from codeweaver_corpus.pydocs.rst import DocUnit
+from codeweaver_engine.packs.units import DocUnit
 
 DEFAULT_WORKER_SECONDS = 300
 DEFAULT_WORKER_MEMORY = 3 << 30

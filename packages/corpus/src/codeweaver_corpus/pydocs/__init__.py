@@ -1,11 +1,6 @@
-"""The Python documentation, bundled: parsed into answer units, embedded ahead of time."""
+"""Building the bundled Python documentation pack: reST parsed into units, embedded ahead of time.
 
-from pathlib import Path
-
-DOCS_VERSION = "3.11"
-"""The documentation version the bundled index was built from."""
-DOCS_URL = f"https://docs.python.org/{DOCS_VERSION}/"
-PACKAGED_INDEX = Path(__file__).resolve().parents[1] / "data" / f"python-docs-{DOCS_VERSION}"
-"""Where the prebuilt index ships inside the package."""
-
-__all__ = ["DOCS_URL", "DOCS_VERSION", "PACKAGED_INDEX"]
+`rst.py` reads the documentation's reST sources into units, `tasks.py` reads the task file, and
+`build.py` writes the pack (`scripts/build_docs_index.py` runs it). The engine reads the pack
+(`codeweaver_engine.packs`), which ships inside the engine package.
+"""

@@ -1,10 +1,12 @@
-"""Build the bundled documentation index: units, their vectors, and the task index's vectors.
+"""Build the bundled Python documentation pack: units, their vectors, and the task index's vectors.
 
-`scripts/build_docs_index.py` runs this once, offline, and the result ships inside the package,
-so a fresh install searches the whole Python documentation without embedding anything. The
-manifest records what was built from what (hashes of the sources, the task file and every
-output file, the embedding model), so a test can tell a stale index from a current one and the
-loader can refuse a damaged one.
+`scripts/build_docs_index.py` runs this once, offline, and the result ships inside the engine
+package (`codeweaver_engine.packs.BUNDLED_PACK`), so a fresh install searches the whole Python
+documentation without embedding anything. The files are the pack format
+(`codeweaver_engine.packs.format`); the manifest says what the pack is (the `python` pack of
+the given version, `bundled`) and what it was built from (hashes of the sources, the task file
+and every output file, the embedding model), so a test can tell a stale pack from a current one
+and the reader can refuse a damaged one.
 """
 
 from __future__ import annotations
@@ -18,39 +20,21 @@ from pathlib import Path
 
 import numpy as np
 
-from codeweaver_corpus.pydocs.rst import DocUnit, first_sentence, parse_tree, prose_of
+from codeweaver_corpus.pydocs.rst import parse_tree
 from codeweaver_corpus.pydocs.tasks import Task, load_tasks
-
-FORMAT_VERSION = 1
-UNITS_FILE = "units.jsonl.gz"
-VECTORS_FILE = "unit_vectors.npy"
-TASKS_FILE = "tasks.json"
-TASK_VECTORS_FILE = "task_vectors.npy"
-MANIFEST_FILE = "manifest.json"
-EMBEDDED_CHARS = 400
-"""Characters of a unit's own words that its vector encodes, after its name or heading."""
+from codeweaver_engine.packs.format import (
+    FORMAT_VERSION,
+    MANIFEST_FILE,
+    TASK_VECTORS_FILE,
+    TASKS_FILE,
+    UNITS_FILE,
+    VECTORS_FILE,
+    embedding_text,
+    sha256_of,
+)
+from codeweaver_engine.packs.units import DocUnit
 
 Embed = Callable[[Sequence[str]], np.ndarray]
-
-
-def embedding_text(unit: DocUnit) -> str:
-    """What a unit's vector encodes: its name or heading, then the start of its prose.
-
-    An API unit is its qualified name and description, which is what a question about it
-    shares; a passage is its page and section titles and its opening prose.
-    """
-    prose = " ".join(prose_of(unit.text).split())
-    if unit.kind == "api":
-        return f"{unit.name}: {prose}"[: EMBEDDED_CHARS + len(unit.name)]
-    heading = (
-        f"{unit.doc_title} — {unit.section}" if unit.section != unit.doc_title else unit.section
-    )
-    return f"{heading}: {prose or first_sentence(unit.text)}"[: EMBEDDED_CHARS + len(heading)]
-
-
-def sha256_of(path: Path) -> str:
-    """The hex SHA-256 of a file."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def sources_digest(root: Path) -> str:
@@ -114,7 +98,11 @@ def write_index(
     np.save(out / TASK_VECTORS_FILE, task_vectors)
     manifest: dict[str, object] = {
         "format": FORMAT_VERSION,
+        "name": "python",
         "version": version,
+        "source": "bundled",
+        "title": "Python",
+        "url": f"https://docs.python.org/{version}/",
         "embedding_model": model_id,
         "dimension": int(unit_vectors.shape[1]),
         "units": len(units),

@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from codeweaver_runtime.text import grid_table_rows, rst_roles
+from codeweaver_engine.markup import grid_table_rows, rst_roles
+from codeweaver_engine.packs.units import PLAIN_NAME, DocUnit
 
 API_DIRECTIVES = frozenset(
     {
@@ -40,20 +41,6 @@ API_DIRECTIVES = frozenset(
         "awaitablemethod",
     }
 )
-MEMBER_DIRECTIVES = frozenset(
-    {
-        "method",
-        "attribute",
-        "classmethod",
-        "staticmethod",
-        "property",
-        "coroutinemethod",
-        "abstractmethod",
-        "awaitablemethod",
-        "decoratormethod",
-    }
-)
-"""Entries called on an instance or class (`.strftime(...)`), not through their module."""
 PASSAGE_CHARS = 1400
 """Longest passage of prose a section is cut into (API entries are never cut)."""
 SKIPPED_DOCS = ("library/test", "library/idle", "library/2to3", "library/lib2to3")
@@ -75,8 +62,6 @@ _SNAKE_NAME = re.compile(r"([a-z][a-z0-9]*(?:_[a-z0-9]+)+)")
 """A table's first cell written as a bare snake_case name: a codec (``unicode_escape``)."""
 _NOTES_CELL = re.compile(r"(?:\\?\(\d+\)[\s,]*)+")
 r"""A table cell that only points to numbered notes (`\(1)`, `(3), (4)`)."""
-_PLAIN_NAME = re.compile(r"['\"]?[\w.-]+(\(.*\))?['\"]?|.* .*")
-"""A term that is a name, a call or words (``'store'``, ``pencolor()``, ``two-pass``)."""
 _NOTES = {
     "note": "Note:",
     "warning": "Warning:",
@@ -129,60 +114,6 @@ _DROPPED = frozenset(
 )
 
 
-@dataclass
-class DocUnit:
-    """One answer unit of the documentation.
-
-    Attributes:
-        kind: `api` (one documented object) or `section` (a passage of prose and examples).
-        doc: The page, e.g. `library/os.path`.
-        doc_title: The page's title, e.g. `os.path — Common pathname manipulations`.
-        section: The heading the unit sits under.
-        anchor: The fragment of the page's URL that shows the unit.
-        name: The qualified name of an API unit (`os.path.getsize`); empty for sections.
-        directive: The Sphinx directive of an API unit (`function`, `method`, ...).
-        signatures: The call forms shown for an API unit, qualified like its name.
-        text: The unit's Markdown: signatures and description, or the passage.
-        examples: The code blocks of the unit, in order.
-        module: The module the unit belongs to (`os.path`; empty for built-ins).
-        aliases: Further qualified names one directive documents (`re.I` is also
-            `re.IGNORECASE`, `binascii.b2a_hex` also `binascii.hexlify`).
-    """
-
-    kind: str
-    doc: str
-    doc_title: str
-    section: str
-    anchor: str
-    name: str = ""
-    directive: str = ""
-    signatures: list[str] = field(default_factory=list)
-    text: str = ""
-    examples: list[str] = field(default_factory=list)
-    module: str = ""
-    aliases: list[str] = field(default_factory=list)
-
-    @property
-    def target_names(self) -> tuple[str, ...]:
-        """The names a task entry can point at this unit by.
-
-        Its name and aliases, and for a piece of syntax also `page:name` (``'<'`` aligns left in
-        the format specification and means little-endian in `struct`). A table row named like
-        an API or a word (``int`` in a type-mapping table, ``'f'``) is reached by `page:name`
-        only, so the name `int` stays the built-in's. The first is the unit's answer key.
-        """
-        names = (self.name, *self.aliases)
-        if self.directive != "syntax":
-            return names
-        qualified = tuple(f"{self.doc}:{n}" for n in names)
-        return qualified if _PLAIN_NAME.fullmatch(self.name) else names + qualified
-
-    @property
-    def summary(self) -> str:
-        """The unit's first sentence of prose: what an API does, or what a passage is about."""
-        return first_sentence(prose_of(self.text))
-
-
 def slug(title: str) -> str:
     """The id Sphinx gives a section heading in HTML."""
     lowered = re.sub(r"[`*:]", "", title).lower()
@@ -194,18 +125,6 @@ def inline(text: str) -> str:
     text = rst_roles(text)
     text = _LITERAL.sub(lambda m: f"`{m.group(1)}`", text)
     return text.replace("\\ ", "").replace("\\*", "*")
-
-
-def first_sentence(text: str) -> str:
-    """The first sentence of a paragraph of prose."""
-    flat = " ".join(text.split())
-    match = re.search(r"(?<=[.!?])\s+(?=[A-Z`(\"'])", flat)
-    return flat[: match.start()] if match else flat
-
-
-def prose_of(markdown: str) -> str:
-    """A Markdown text without its code blocks."""
-    return re.sub(r"```.*?```", " ", markdown, flags=re.DOTALL).strip()
 
 
 def _indent(line: str) -> int:
@@ -568,7 +487,7 @@ def _syntax_item(lines: list[str], i: int, *, parent: DocUnit) -> DocUnit | None
     if term is None or i + 1 >= len(lines):
         return None
     name, *aliases = [term.group(2), *re.findall(r"``([^`]+)``", term.group(3))]
-    if any(_PLAIN_NAME.fullmatch(literal) for literal in (name, *aliases)):
+    if any(PLAIN_NAME.fullmatch(literal) for literal in (name, *aliases)):
         return None
     indent = len(term.group(1))
     if not lines[i + 1].strip() or _indent(lines[i + 1]) <= indent:

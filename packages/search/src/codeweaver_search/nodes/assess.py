@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from codeweaver_runtime import EmbeddingError, ModelCallError, call_structured, traced
+from codeweaver_engine import search as offline
+from codeweaver_engine.embedding import with_embedder_or_without
+from codeweaver_runtime import ModelCallError, call_structured, traced
 from codeweaver_schema import ErrorRecord, Evidence, Intent, Sufficiency
-from codeweaver_search import offline
 from codeweaver_search.context import SearchContext, max_rounds
 from codeweaver_search.nodes.deps import SearchDeps, SearchNode, search_context
 from codeweaver_search.prompts import Assessment, judge_messages, labels
@@ -92,19 +93,19 @@ async def _embedding_rank(
     intent: Intent,
     errors: list[ErrorRecord],
 ) -> dict[str, float]:
-    try:
-        return await offline.rank(
-            question,
-            items,
-            deps.sentence_embedder(),
-            intent=intent,
-            intent_policy=context.search_intent_policy,
-        )
-    except EmbeddingError as exc:
-        errors.append(ErrorRecord(node="rerank", kind="embedding", message=str(exc)))
-        return offline.lexical_rank(
-            question, items, intent=intent, intent_policy=context.search_intent_policy
-        )
+    policy = context.search_intent_policy
+
+    async def lexical() -> dict[str, float]:
+        return offline.lexical_rank(question, items, intent=intent, intent_policy=policy)
+
+    return await with_embedder_or_without(
+        lambda: offline.rank(
+            question, items, deps.sentence_embedder(), intent=intent, intent_policy=policy
+        ),
+        lexical,
+        errors,
+        node="rerank",
+    )
 
 
 def _scored_by_model(

@@ -7,18 +7,14 @@ from collections.abc import Mapping
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
+from codeweaver_engine.language.intent import classify_intent
+from codeweaver_engine.language.script import detect_language
+from codeweaver_engine.language.words import clean_text, collapse_whitespace, truncate
+from codeweaver_engine.search import english_terms, refine
 from codeweaver_runtime import EmbeddingError, traced
-from codeweaver_runtime.text import (
-    classify_intent,
-    clean_text,
-    collapse_whitespace,
-    detect_language,
-    truncate,
-)
 from codeweaver_schema import ErrorKind, ErrorRecord, Intent, SourceName
 from codeweaver_search.context import SearchContext
 from codeweaver_search.nodes.deps import SearchDeps, SearchNode, search_context
-from codeweaver_search.offline import english_terms, refine
 from codeweaver_search.sources import RateLimited, Source
 from codeweaver_search.state import SearchState, SearchUpdate
 

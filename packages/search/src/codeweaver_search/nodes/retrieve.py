@@ -9,11 +9,11 @@ from langgraph.errors import NodeError, NodeTimeoutError
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
+from codeweaver_engine.search import normalise_query
 from codeweaver_runtime import traced
 from codeweaver_schema import ErrorKind, ErrorRecord, SourceName
 from codeweaver_search.context import SearchContext
 from codeweaver_search.nodes.deps import SearchDeps, SourceNode, search_context
-from codeweaver_search.offline import normalise_query
 from codeweaver_search.sources import NeedsWarmUp, PartialResults, SourceError
 from codeweaver_search.state import SearchUpdate, SourceTask, SourceTaskState
 

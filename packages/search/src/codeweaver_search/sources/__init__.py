@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 
-from codeweaver_corpus.pydocs.reference import PythonReference
 from codeweaver_corpus.store import DOCS_COLLECTION, DocumentCorpus
+from codeweaver_engine.packs.retrieval import PackSearch
 from codeweaver_runtime import get_embedder, get_qdrant
 from codeweaver_runtime.infrastructure import Infrastructure
 from codeweaver_runtime.infrastructure import infrastructure as operator_infrastructure
@@ -40,7 +40,7 @@ __all__ = [
 _WEB: dict[SourceName, Source] = {}
 _LOCAL: dict[str, Source] = {}
 """One local source per `local_scope`: a tenant's documents in one store and embedding space."""
-_REFERENCES: dict[tuple[str, str], PythonReference] = {}
+_REFERENCES: dict[tuple[str, str], PackSearch] = {}
 _LOCK = threading.Lock()
 
 
@@ -74,12 +74,12 @@ def local_scope(infra: Infrastructure, tenant: str, library: str = "") -> str:
     return stable_id(*parts, f"library={library}") if library else stable_id(*parts)
 
 
-def _reference(infra: Infrastructure) -> PythonReference:
+def _reference(infra: Infrastructure) -> PackSearch:
     """The bundled Python documentation, one per embedding model in the process."""
     model = infra.embedding_model
     key = (model, str(infra.data_dir))
     if key not in _REFERENCES:
-        _REFERENCES[key] = PythonReference(
+        _REFERENCES[key] = PackSearch(
             lambda: get_embedder(model), cache_dir=infra.data_dir / "reference"
         )
     return _REFERENCES[key]

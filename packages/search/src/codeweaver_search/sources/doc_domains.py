@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from codeweaver_runtime.text import words
+from codeweaver_engine.language.words import words
 
 
 @dataclass(frozen=True)

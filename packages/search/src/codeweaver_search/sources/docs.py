@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 from urllib.parse import urlsplit
 
-from codeweaver_runtime.text import collapse_whitespace
+from codeweaver_engine.language.words import collapse_whitespace
 from codeweaver_schema import DocsMeta, Evidence, Intent, stable_id
 from codeweaver_search.sources.base import WebApi
 from codeweaver_search.sources.doc_domains import docs_domains, is_allowed

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from codeweaver_runtime.text import content_words
+from codeweaver_engine.language.words import content_words
 from codeweaver_schema import Evidence, GitHubMeta, Intent, stable_id
 from codeweaver_search.sources.base import RateLimiter, WebApi
 from codeweaver_search.sources.doc_domains import github_language

@@ -33,7 +33,7 @@ class Corpus(Protocol):
 
 
 class Reference(Protocol):
-    """What the local source needs from `codeweaver_corpus.pydocs.PythonReference`."""
+    """What the local source needs from `codeweaver_corpus.pydocs.PackSearch`."""
 
     async def warm_up(self) -> object:
         """Load the reference (once)."""

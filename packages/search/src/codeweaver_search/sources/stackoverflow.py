@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from codeweaver_runtime.text import collapse_whitespace, html_to_text, truncate
+from codeweaver_engine.language.words import collapse_whitespace, truncate
+from codeweaver_engine.markup import html_to_text
 from codeweaver_schema import Evidence, Intent, StackOverflowMeta, stable_id
 from codeweaver_search.sources.base import WebApi
 from codeweaver_search.sources.errors import SourceError

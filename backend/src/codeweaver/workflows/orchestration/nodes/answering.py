@@ -19,20 +19,10 @@ from codeweaver.context import (
     run_deadline,
     wall_clock,
 )
-from codeweaver.engine.decline import source_lines
-from codeweaver.engine.extractive import extractive_answer
-from codeweaver.engine.follow_up import follow_up_answer
-from codeweaver.engine.grounding import (
-    MODEL_SUPPORT_THRESHOLD,
-    SUPPORT_THRESHOLD,
-    check_grounding,
-    cited_numbers,
-)
 from codeweaver.workflows.orchestration.nodes.common import ANSWER_TAG as ANSWER_TAG
 from codeweaver.workflows.orchestration.nodes.common import (
     MainNode,
     deliver_message,
-    error,
     message_text,
     model_error,
     model_failure,
@@ -45,10 +35,19 @@ from codeweaver.workflows.orchestration.prompts import (
     history_messages,
 )
 from codeweaver.workflows.orchestration.state import MainState, MainUpdate, WorkerState
-from codeweaver_corpus.pydocs.index import load_index
+from codeweaver_engine.compose import extractive_answer
+from codeweaver_engine.decline import source_lines
+from codeweaver_engine.embedding import with_embedder_or_without
+from codeweaver_engine.follow_up import follow_up_answer
+from codeweaver_engine.grounding import (
+    MODEL_SUPPORT_THRESHOLD,
+    SUPPORT_THRESHOLD,
+    check_grounding,
+    cited_numbers,
+)
+from codeweaver_engine.packs.shelf import bundled_shelf
 from codeweaver_runtime import (
     Collaborators,
-    EmbeddingError,
     ModelCallError,
     call_structured,
     call_text,
@@ -216,20 +215,21 @@ async def _extractive(
     errors: list[ErrorRecord],
     seen: list[ErrorRecord],
 ) -> Answer:
-    try:
-        return await extractive_answer(
+    floor = ctx.answer_relevance_floor
+    return await with_embedder_or_without(
+        lambda: extractive_answer(
             question,
             analysis,
             evidence,
             collaborators.sentence_embedder(),
             errors=seen,
-            floor=ctx.answer_relevance_floor,
-        )
-    except EmbeddingError as exc:
-        errors.append(error("answer", "embedding", f"{exc}; sentences ranked by shared words"))
-        return await extractive_answer(
-            question, analysis, evidence, None, errors=seen, floor=ctx.answer_relevance_floor
-        )
+            floor=floor,
+        ),
+        lambda: extractive_answer(question, analysis, evidence, None, errors=seen, floor=floor),
+        errors,
+        node="answer",
+        instead="sentences ranked by shared words",
+    )
 
 
 def make_grade_node(collaborators: Collaborators) -> MainNode:
@@ -320,7 +320,7 @@ def make_answer_with_history_node(collaborators: Collaborators) -> MainNode:
         if text is None:
             previous_text = message_text(previous) if previous is not None else None
             text, added = follow_up_answer(
-                question, previous_text, earlier_citations, analysis.language, load_index
+                question, previous_text, earlier_citations, analysis.language, bundled_shelf
             )
             earlier_citations = [*earlier_citations, *added]
         by_n = {c.n: c for c in earlier_citations}

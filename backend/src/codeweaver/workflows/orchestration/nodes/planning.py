@@ -13,30 +13,30 @@ from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 
 from codeweaver.context import Context, context_of, run_deadline
-from codeweaver.engine.analysis import (
-    CODE_ONLY_NOTICE,
-    analyze_offline,
-    classify_turn,
-    is_code_only,
-)
-from codeweaver.engine.questions import guard_too_many, scan_questions
 from codeweaver.workflows.orchestration.nodes.common import (
     MainNode,
-    error,
     model_error,
     split_turn,
 )
 from codeweaver.workflows.orchestration.prompts import PlanAndAnalysis, planner_messages
 from codeweaver.workflows.orchestration.state import MainState, MainUpdate, fresh_main_fields
 from codeweaver_cache import fresh_cache_fields
+from codeweaver_engine.analysis import (
+    CODE_ONLY_NOTICE,
+    analyze_offline,
+    classify_turn,
+    is_code_only,
+)
+from codeweaver_engine.embedding import with_embedder_or_without
+from codeweaver_engine.language.script import detect_language
+from codeweaver_engine.language.words import clean_text, truncate
+from codeweaver_engine.questions import guard_too_many, scan_questions
 from codeweaver_multi_question import fresh_multi_fields
 from codeweaver_runtime import (
     Collaborators,
-    EmbeddingError,
     ModelCallError,
     call_structured,
 )
-from codeweaver_runtime.text import clean_text, detect_language, truncate
 from codeweaver_schema import Analysis, ErrorRecord, Plan, fresh_turn
 from codeweaver_search import fresh_search_fields
 
@@ -183,13 +183,15 @@ def make_analyze_node(collaborators: Collaborators) -> MainNode:
         if analysis is None:
             history, _ = split_turn(state.get("messages", []))
             offline = collaborators.chat_model("answer", ctx) is None
-            try:
-                analysis = await analyze_offline(
+            analysis = await with_embedder_or_without(
+                lambda: analyze_offline(
                     question, history, collaborators.sentence_embedder(), offline_answer=offline
-                )
-            except EmbeddingError as exc:
-                errors.append(error("analyze", "embedding", f"{exc}; analysed by rules only"))
-                analysis = await analyze_offline(question, history, None, offline_answer=offline)
+                ),
+                lambda: analyze_offline(question, history, None, offline_answer=offline),
+                errors,
+                node="analyze",
+                instead="analysed by rules only",
+            )
         if ctx.answer_language:
             analysis = analysis.model_copy(update={"language": ctx.answer_language})
         update: MainUpdate = {"analysis": analysis, "errors": errors}

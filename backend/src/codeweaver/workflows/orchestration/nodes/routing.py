@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from codeweaver.workflows.orchestration.nodes.common import deliver_message
 from codeweaver.workflows.orchestration.state import MainState, MainUpdate
-from codeweaver_runtime.text import detect_language, truncate
+from codeweaver_engine.language.script import detect_language
+from codeweaver_engine.language.words import truncate
 from codeweaver_schema import Answer, Plan, RoutingDecision
 
 TOO_MANY = {

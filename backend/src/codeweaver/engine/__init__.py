@@ -1,1 +1,0 @@
-"""The offline engine: deterministic planning, analysis, extractive answers and grounding."""

@@ -1,0 +1,707 @@
+"""The offline engine's answer: the API or passage that answers, quoted and cited, or a decline.
+
+Nothing here is invented: every cited sentence and code block is quoted from the evidence item
+its `[n]` points to, which is why an offline answer passes the grounding check. What matters is
+choosing what to quote:
+
+- The best evidence decides, and only when it is relevant enough (`RELEVANCE_FLOOR`, calibrated
+  on real Stack Overflow questions by `codeweaver eval answers`). Below the floor, or for a
+  question about a technology the corpus does not cover (`scope.py`), the engine declines
+  (`decline.py`): an honest "I could not find it" beats a confident quote that does not answer.
+- An API entry leads with the API as code (its signature), then its description, an example
+  that uses it (from its entry, else from another item of the evidence), and at most one close
+  alternative, itself explained.
+- A passage (a tutorial or FAQ section, a Stack Overflow answer, the user's own documents) gives
+  its sentences that best match the question and its most relevant code block.
+- An error or traceback gets the debugging layout: what the exception means, then the fix.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from codeweaver_engine.decline import decline
+from codeweaver_engine.language.injection import addresses_assistant
+from codeweaver_engine.language.korean import english_gloss
+from codeweaver_engine.language.prose import is_code_line
+from codeweaver_engine.language.reading import converts_the_other_way
+from codeweaver_engine.language.words import (
+    collapse_whitespace,
+    content_words,
+    split_sentences,
+    stem,
+)
+from codeweaver_engine.markup import grid_table_rows, rst_roles
+from codeweaver_engine.packs import DOCS_VERSION
+from codeweaver_engine.packs.retrieval import is_reference
+from codeweaver_engine.scope import scope_of
+from codeweaver_runtime import Embedder
+from codeweaver_schema import Analysis, Answer, Citation, ErrorRecord, Evidence, LocalMeta
+from codeweaver_schema.render import escape_markdown
+
+RELEVANCE_FLOOR = 0.80
+"""Relevance below which the best evidence is not quoted as an answer: the engine declines.
+
+The lowest floor whose wrong rate on the questions the project has seen stays near half of what
+a user can bear, since questions it has not seen go wrong about twice as often at any floor.
+Read it off the curve `codeweaver eval answers --floors` prints; docs/ANSWERS.md keeps the
+figures and how they moved."""
+GLOSSED_SCORE_LOSS = 0.07
+"""How much lower a question read through the Korean glossary scores than its English original
+for the same answer (the median over Korean/English pairs of one question; docs/ANSWERS.md). The
+English wording is rebuilt word by word, so it matches the task phrasings less closely: a
+glossed question's best evidence is held to the floor on the English scale, `floor - 0.07`."""
+ALTERNATIVE_MARGIN = 0.15
+"""Another API is offered only when its relevance is this close to the first's.
+
+Many questions need two APIs together ("a string of numbers to a list of ints": `str.split`,
+then `map` and `int`); past this margin, offering more stops adding what questions need
+(docs/ANSWERS.md)."""
+MAX_ALTERNATIVES = 2
+"""How many other APIs an answer offers at most (each one line: signature and first sentence)."""
+REVERSED_TASK_PENALTY = 0.2
+"""Evidence found through a task converting the other way ranks this much lower."""
+MAX_SENTENCES = 3
+LEAD_IN_WEIGHT = 1.0
+"""How much the prose that introduces an example counts when choosing the example."""
+LEAD_IN_CHARS = 300
+MAX_EXAMPLE_LINES = 14
+UNEXPLAINED_WEIGHT = 0.3
+"""How much a sentence or example counts for the question's words the answer has not yet
+explained: "sort a list of dicts by a key" is answered by `sorted` and its first sentence as far
+as "sort" goes; the sentence about *key* is the one that says the rest."""
+
+_FENCED = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
+_TABLE_BORDER = re.compile(r"^\s*[+|]?[-=+]{3,}[-=+|\s]*$")
+_SIMPLE_TABLE_ROW = re.compile(r"^(\S.*?\S) {3,}(\S.*)$")
+_DOUBLE_BACKTICK = re.compile(r"``([^`]+)``")
+_FOOTNOTE = re.compile(r"\(\d+\)")
+_WORD = re.compile(r"[A-Za-z가-힣]{2,}")
+_CONTINUES = re.compile(
+    r"^(?:This|These|That|Those|Such|Otherwise|However|Then|Here|If (?:set|so|not|omitted)"
+    r"|In (?:this|that|which|either) case)\b"
+)
+"""Openings of a sentence that leans on the one before it: quoted alone it misleads."""
+_VERSION_NOTE = re.compile(r"^(New in version|Changed in version|Deprecated since version)")
+_EXCEPTION_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\b")
+OFFLINE_NOTE = {
+    "en": "_Answered offline, without a language model: quoted from the sources cited._",
+    "ko": "_언어 모델 없이 오프라인으로 답변했습니다. 아래 내용은 인용한 출처에서 그대로 "
+    "가져온 것입니다 (출처는 영어입니다)._",
+}
+DOCS_NOTE = {
+    "en": "_The Python documentation quoted is version {docs}; you are running Python {running}, "
+    "so check the {running} documentation for changes._",
+    "ko": "_인용한 파이썬 문서는 {docs} 버전입니다. 실행 중인 파이썬은 {running}이므로 "
+    "{running} 문서에서 바뀐 점을 확인하세요._",
+}
+HEADINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "use": "Use",
+        "example": "Example",
+        "also": "Also",
+        "from": "From",
+        "cause": "What the error means",
+        "fix": "Fix",
+        "verify": "Check",
+        "verify_text": "Run the failing code again after the change; the error should be gone.",
+        "no_fix": "I found no fix for it in the sources I searched: ask with the code that "
+        "raises it, or add a source (a model, the web sources, `codeweaver ingest`).",
+        "review": "Notes from the documentation on what your code uses",
+    },
+    "ko": {
+        "use": "사용할 API",
+        "example": "예제",
+        "also": "다른 방법",
+        "from": "출처",
+        "cause": "오류의 의미",
+        "fix": "해결 방법",
+        "verify": "확인",
+        "verify_text": "수정한 뒤 실패하던 코드를 다시 실행해 오류가 사라졌는지 확인하세요.",
+        "no_fix": "검색한 출처에서 해결 방법을 찾지 못했습니다. 오류를 일으키는 코드와 함께 "
+        "다시 질문하거나 출처를 추가하세요 (모델, 웹 출처, `codeweaver ingest`).",
+        "review": "코드가 사용하는 API에 대한 문서 내용",
+    },
+}
+
+
+def _headings(language: str) -> dict[str, str]:
+    return HEADINGS.get(language, HEADINGS["en"])
+
+
+def offline_note(
+    language: str, evidence: list[Evidence] | None = None, *, running: str | None = None
+) -> str:
+    """The line that says the answer was quoted, not generated, and from which docs version.
+
+    Args:
+        language: The answer's language.
+        evidence: What the answer cites; a note on the documentation's version is added when
+            it cites the bundled documentation and `running` is another version.
+        running: The running Python's `major.minor`; default: this interpreter's.
+    """
+    note = OFFLINE_NOTE.get(language, OFFLINE_NOTE["en"])
+    running = running or f"{sys.version_info.major}.{sys.version_info.minor}"
+    if evidence and running != DOCS_VERSION and any(is_reference(e) for e in evidence):
+        template = DOCS_NOTE.get(language, DOCS_NOTE["en"])
+        note += "\n" + template.format(docs=DOCS_VERSION, running=running)
+    return note
+
+
+@dataclass
+class _Citations:
+    evidence: list[Evidence]
+    numbers: dict[int, int] = field(default_factory=dict)
+
+    def cite(self, item: int) -> str:
+        if item not in self.numbers:
+            self.numbers[item] = len(self.numbers) + 1
+        return f"[{self.numbers[item]}]"
+
+    def build(self) -> list[Citation]:
+        ordered = sorted(self.numbers.items(), key=lambda kv: kv[1])
+        return [Citation.of(n, self.evidence[item]) for item, n in ordered]
+
+    def cited(self) -> list[Evidence]:
+        return [self.evidence[item] for item in self.numbers]
+
+
+# --- reading evidence ------------------------------------------------------------------------
+
+
+def _table_rows(lines: list[str]) -> list[str]:
+    """Grid-table rows as 'cell — cell', continuation lines folded into the row above."""
+    rows = grid_table_rows(lines)
+    return [" — ".join(c for c in row if c and not _FOOTNOTE.fullmatch(c)) for row in rows]
+
+
+def plain(text: str) -> str:
+    """Text with reST roles and grid tables reduced to readable prose; code untouched."""
+    out: list[str] = []
+    table: list[str] = []
+    for line in text.splitlines():
+        if _TABLE_BORDER.match(line):
+            continue
+        stripped = line.strip()
+        if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:
+            table.append(line)
+            continue
+        if table:
+            out += _table_rows(table)
+            table = []
+        row = _SIMPLE_TABLE_ROW.match(line)
+        if row and not is_code_line(line):
+            # A row of a simple table ("`'a'`   open for writing, appending ..."): its own
+            # statement, "cell — cell", not a run-on with the rows around it.
+            out += ["", f"{row.group(1)} — {re.sub(' {3,}', ' — ', row.group(2))}", ""]
+            continue
+        out.append(line)
+    out += _table_rows(table)
+    # Fenced code stays as it is: its ``` must not read as a ``literal``.
+    parts = re.split(r"(```[^\n]*\n.*?```)", "\n".join(out), flags=re.DOTALL)
+    return "".join(
+        part if i % 2 else _DOUBLE_BACKTICK.sub(r"`\1`", rst_roles(part))
+        for i, part in enumerate(parts)
+    )
+
+
+def _looks_like_code(lines: list[str]) -> bool:
+    # Indentation alone also marks definition lists and quotes in reST: code has code syntax on
+    # most lines, and no line of it reads like a sentence.
+    coded = sum(is_code_line(line) for line in lines)
+    prose = sum(len(line.split()) > 6 and not is_code_line(line) for line in lines)
+    return coded / len(lines) >= 0.6 and prose == 0
+
+
+def code_blocks(text: str) -> list[str]:
+    """Fenced blocks, doctest sessions, and indented blocks that read as code, not prose."""
+    blocks = [b.strip("\n") for b in _FENCED.findall(text)]
+    rest = _FENCED.sub("\n", text)
+    current: list[str] = []
+    for line in rest.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(">>>") or (current and stripped and not stripped.startswith("|")):
+            current.append(stripped)
+        elif current:
+            blocks.append("\n".join(current))
+            current = []
+    if current:
+        blocks.append("\n".join(current))
+    run: list[str] = []
+
+    def flush() -> None:
+        body = [ln for ln in run if ln.strip()]
+        if body and not any(">>>" in ln for ln in body) and _looks_like_code(body):
+            indent = min(len(ln) - len(ln.lstrip()) for ln in body)
+            blocks.append("\n".join(ln[indent:] for ln in run).strip("\n"))
+        run.clear()
+
+    for line in rest.splitlines():
+        if line.startswith(("   ", "\t")) and line.strip():
+            run.append(line)
+        elif not line.strip() and run:
+            run.append("")
+        else:
+            flush()
+    flush()
+    return [b for b in blocks if 0 < len(b) <= 1200]
+
+
+def _prose(text: str) -> str:
+    without_fences = _FENCED.sub("\n\n", text)
+    kept = [
+        ln
+        for ln in without_fences.splitlines()
+        if not ln.lstrip().startswith((">>>", "...")) and not ln.startswith(("    ", "\t"))
+    ]
+    return "\n".join(kept)
+
+
+def sentences_of(evidence: Evidence) -> list[str]:
+    """The quotable sentences of an item: prose, not code, version notes or injected orders."""
+    found: list[str] = []
+    for sentence in split_sentences(_prose(plain(evidence.content))):
+        flat = collapse_whitespace(sentence)
+        if found and _CONTINUES.match(flat) and len(f"{found[-1]} {flat}".split()) <= 80:
+            # "*reverse* is a boolean value. If set to True, ..." is one statement.
+            found[-1] = f"{found[-1]} {flat}"
+            continue
+        if (
+            len(_WORD.findall(flat)) >= 3
+            and len(flat.split()) <= 80
+            and not flat.startswith("```")
+            and not _VERSION_NOTE.match(flat)
+            and not addresses_assistant(flat)
+        ):
+            found.append(flat)
+    return found
+
+
+def _api_parts(evidence: Evidence) -> tuple[list[str], str]:
+    """An API entry's signatures and the description after them."""
+    match = re.match(r"```\n(.*?)\n```\n*(.*)", evidence.content, flags=re.DOTALL)
+    if not match:
+        return [], evidence.content
+    return match.group(1).splitlines(), match.group(2)
+
+
+def _short_name(api: str) -> str:
+    return api.rsplit(".", 1)[-1]
+
+
+_BUILTIN_TYPES = frozenset(
+    {"str", "bytes", "bytearray", "list", "dict", "set", "frozenset", "tuple", "int", "float"}
+    | {"complex", "memoryview", "object", "range", "type"}
+)
+
+
+def _call_form(evidence: Evidence, api: str) -> str:
+    """How code uses the API: `os.remove` for a module's function, `.strftime` for a method.
+
+    An entry's signature names a method with its class (`datetime.strftime(format)`), not with
+    the module that qualifies the API's name; built-in types' methods read `str.replace(...)`.
+    """
+    signatures, _ = _api_parts(evidence)
+    called = signatures[0].split("(", 1)[0].strip() if signatures else api
+    owner = api.rsplit(".", 1)[0] if "." in api else ""
+    if called != api or owner in _BUILTIN_TYPES:
+        return "." + _short_name(api)
+    return api
+
+
+_MODULE_CHAIN = re.compile(r"([A-Za-z_][\w.]*)$")
+
+
+def _uses(block: str, form: str) -> bool:
+    """Whether a code block uses an API in its call form (see `_call_form`).
+
+    A method's form (`.join`) is not a module's function of the same name: `os.path.join(...)`
+    does not use `str.join`.
+    """
+    if form.startswith("."):
+        for match in re.finditer(rf"{re.escape(form)}\b", block):
+            owner = _MODULE_CHAIN.search(block[: match.start()])
+            if owner is None or owner.group(1).split(".")[0] not in sys.stdlib_module_names:
+                return True
+        return False
+    short = re.escape(_short_name(form))
+    qualified = rf"(?<![\w.]){re.escape(form)}\b"
+    bare = rf"(?<![\w.]){short}\s*\(" if "." not in form else qualified
+    return re.search(f"{qualified}|{bare}", block) is not None
+
+
+def _example(block: str) -> str:
+    lines = block.splitlines()
+    if len(lines) > MAX_EXAMPLE_LINES:
+        lines = [*lines[:MAX_EXAMPLE_LINES], "..."]
+    return "\n".join(lines)
+
+
+# --- scoring ---------------------------------------------------------------------------------
+
+
+def _relevance(evidence: Evidence) -> float:
+    return evidence.rerank_score if evidence.rerank_score is not None else evidence.score
+
+
+def _direction_penalty(question: str, evidence: Evidence) -> float:
+    """How far evidence found through a task that converts the other way ranks down.
+
+    "Convert unicode string to byte string" matches the task "convert a byte string to a
+    unicode string" (`bytes.decode`) about as well as "convert a unicode string to bytes"
+    (`str.encode`): the words are the same, only their order tells the answer.
+    """
+    task = evidence.meta.task if isinstance(evidence.meta, LocalMeta) else None
+    return REVERSED_TASK_PENALTY if task and converts_the_other_way(question, task) else 0.0
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(word) for word in content_words(text)}
+
+
+async def _rank_texts(
+    basis: str, texts: list[str], embedder: Embedder | None, *, explained: str = ""
+) -> list[float]:
+    """Similarity of each text to the question: embedding cosine plus shared words.
+
+    Args:
+        basis: The question.
+        texts: What to rank.
+        embedder: Ranks by meaning; without it, by shared words alone.
+        explained: What the answer already says (the API's name, its first sentence): the
+            question's words it leaves unexplained count `UNEXPLAINED_WEIGHT` more.
+    """
+    if not texts:
+        return []
+    asked = _stems(basis)
+    unexplained = asked - _stems(explained) if explained else set()
+    found = [_stems(t) for t in texts]
+    overlap = [
+        0.25 * len(asked & words) / max(len(asked), 1)
+        + UNEXPLAINED_WEIGHT * len(unexplained & words) / max(len(unexplained), 1)
+        for words in found
+    ]
+    if embedder is None:
+        return overlap
+    vectors = await embedder.embed([basis, *(t[:600] for t in texts)])
+    sims = np.asarray(vectors[1:] @ vectors[0], dtype=np.float64)
+    return [float(s) + o for s, o in zip(sims, overlap, strict=True)]
+
+
+async def _best_sentences(
+    basis: str, sentences: list[str], embedder: Embedder | None, k: int, *, explained: str = ""
+) -> list[str]:
+    """The k sentences that match the question best, in their original order."""
+    scores = await _rank_texts(basis, sentences, embedder, explained=explained)
+    best = sorted(range(len(sentences)), key=lambda i: -scores[i])[:k]
+    return [sentences[i] for i in sorted(best)]
+
+
+# --- composing -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Draft:
+    basis: str
+    language: str
+    evidence: list[Evidence]
+    embedder: Embedder | None
+    cites: _Citations
+
+    @property
+    def h(self) -> dict[str, str]:
+        return _headings(self.language)
+
+
+def _api_evidence(evidence: list[Evidence]) -> list[tuple[int, str]]:
+    return [
+        (i, e.meta.api)
+        for i, e in enumerate(evidence)
+        if isinstance(e.meta, LocalMeta) and e.meta.api
+    ]
+
+
+async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
+    h, evidence = draft.h, draft.evidence
+    primary = evidence[item]
+    signatures, description = _api_parts(primary)
+    mark = draft.cites.cite(item)
+    sentences = [s for s in sentences_of(primary.model_copy(update={"content": description}))]
+    lead = sentences[:1]
+    more = await _best_sentences(
+        draft.basis,
+        sentences[1:],
+        draft.embedder,
+        MAX_SENTENCES - 1,
+        explained=" ".join([api.replace(".", " "), *lead]),
+    )
+    out = [f"**{h['use']} `{api}`** {mark}", "", "```python", *signatures[:3], "```"]
+    if lead or more:
+        out += ["", " ".join([*lead, *more]) + f" {mark}"]
+    example = await _example_for(draft, item, api)
+    if example is not None:
+        where, block = example
+        out += ["", f"**{h['example']}** {draft.cites.cite(where)}", "```python", block, "```"]
+    for other, other_api in _alternatives(evidence, item, api, draft.basis):
+        other_signatures, other_description = _api_parts(evidence[other])
+        summary = sentences_of(evidence[other].model_copy(update={"content": other_description}))
+        line = f"**{h['also']}:** `{other_signatures[0] if other_signatures else other_api}`"
+        if summary:
+            line += f" — {summary[0]}"
+        out += ["", f"{line} {draft.cites.cite(other)}"]
+    return out
+
+
+async def _example_for(draft: _Draft, item: int, api: str) -> tuple[int, str] | None:
+    """A code block that uses the API: from its own entry first, else from other evidence."""
+    form = _call_form(draft.evidence[item], api)
+    # Another item's code that calls the API shows it in use when the prose introducing it names
+    # the API ("call the reversed() function"), or when it is about what was asked: a word of the
+    # question besides the API's own name, in the code or that prose. A URL opener's
+    # `f.read().decode('utf-8')` is no example of unescaping a string.
+    asked = _stems(draft.basis) - _stems(re.sub(r"[._]", " ", api))
+    named = re.compile(rf"(?<![\w.]){re.escape(_short_name(api))}\(\)|\b{re.escape(api)}\b")
+    candidates: list[tuple[int, str, str]] = []  # item, block, the prose that introduces it
+    for i, e in enumerate(draft.evidence):
+        signatures = "\n".join(_api_parts(e)[0])
+        for block in code_blocks(e.content):
+            if block == signatures or addresses_assistant(block):
+                continue
+            lead_in = _lead_in(e.content, block)
+            if i == item or (
+                _uses(block, form)
+                and (named.search(lead_in) or asked & _stems(f"{lead_in} {block}"))
+            ):
+                candidates.append((i, block, lead_in))
+    if not candidates:
+        return None
+    in_entry = [c for c in candidates if c[0] == item]
+    pool = [c for c in in_entry if _uses(c[1], form)] or in_entry or candidates
+    best = await _best_example(
+        draft, [(block, lead_in) for _, block, lead_in in pool], f"{draft.basis} {api}", api
+    )
+    where, block, _ = pool[best]
+    return where, _example(block)
+
+
+async def _best_example(
+    draft: _Draft, pool: list[tuple[str, str]], basis: str, explained: str
+) -> int:
+    """Which of the code blocks (each with the prose that introduces it) shows what was asked.
+
+    An item's examples follow the sentence they illustrate ("If sep is not given, runs of
+    whitespace are one separator ... For example:", "You can also use a list comprehension:"):
+    the prose before a block says what it shows, which the code alone often does not.
+    """
+    scores = await _rank_texts(
+        basis,
+        [block for block, _ in pool],
+        draft.embedder,
+        explained=explained.replace(".", " "),
+    )
+    told = await _rank_texts(draft.basis, [lead_in for _, lead_in in pool], draft.embedder)
+    return max(
+        range(len(pool)),
+        key=lambda i: scores[i] + LEAD_IN_WEIGHT * told[i] + _example_shape(pool[i][0]),
+    )
+
+
+def _lead_in(content: str, block: str) -> str:
+    """The prose just before a code block in its item: what the example is said to show."""
+    at = content.find(block.splitlines()[0]) if block else -1
+    before = content[:at] if at > 0 else ""
+    prose = _prose(_FENCED.sub("\n\n", before)).strip().removesuffix("```").strip()
+    return prose[-LEAD_IN_CHARS:]
+
+
+def _example_shape(block: str) -> float:
+    """How well a block reads as an example.
+
+    A short interactive session that shows the call and its result beats a function definition
+    that happens to use the API.
+    """
+    bonus = 0.1 if block.lstrip().startswith(">>>") else 0.0
+    if re.match(r"\s*(def|class|async def) ", block):
+        bonus -= 0.1
+    return bonus - 0.002 * len(block)
+
+
+def _alternatives(
+    evidence: list[Evidence], item: int, api: str, question: str
+) -> list[tuple[int, str]]:
+    """Other APIs about as relevant as the first (within `ALTERNATIVE_MARGIN`), best first.
+
+    APIs this close are all plausible answers (`str.strip` and `str.rstrip`, `os.remove` and
+    `Path.unlink`), or parts of one (`str.split`, then `map` and `int` for "a string of numbers
+    to a list of ints"): the answer shows up to `MAX_ALTERNATIVES` of them, each with its
+    signature and first sentence, rather than guess between them.
+    """
+    first = _relevance(evidence[item])
+    shown = {_short_name(api)}
+    found: list[tuple[int, str]] = []
+    for i, other in _api_evidence(evidence):
+        if i == item or _short_name(other) in shown:
+            continue
+        if _direction_penalty(question, evidence[i]):
+            continue  # the opposite conversion is no alternative
+        if _relevance(evidence[i]) >= first - ALTERNATIVE_MARGIN:
+            found.append((i, other))
+            shown.add(_short_name(other))
+        if len(found) == MAX_ALTERNATIVES:
+            break
+    return found
+
+
+async def _compose_passage(draft: _Draft, item: int) -> list[str]:
+    h, evidence = draft.h, draft.evidence
+    chosen = evidence[item]
+    mark = draft.cites.cite(item)
+    sentences = await _best_sentences(
+        draft.basis, sentences_of(chosen), draft.embedder, MAX_SENTENCES, explained=chosen.title
+    )
+    out = [f"**{h['from']}:** {_title(chosen)} {mark}"]
+    if sentences:
+        out += ["", *(f"> {s} {mark}" for s in sentences)]
+    blocks = [b for b in code_blocks(chosen.content) if not addresses_assistant(b)]
+    if blocks:
+        pool = [(block, _lead_in(chosen.content, block)) for block in blocks]
+        block = blocks[await _best_example(draft, pool, draft.basis, chosen.title)]
+        out += ["", f"**{h['example']}** {mark}", "```python", _example(block), "```"]
+    return out
+
+
+def _title(evidence: Evidence) -> str:
+    # Titles come from retrieved pages: `<script>` or `[x](javascript:...)` must read as text.
+    title = re.sub(r"^Python \d+\.\d+ docs: ", "", evidence.title)
+    return "*" + escape_markdown(title) + "*"
+
+
+def _exception_entry(evidence: list[Evidence], exception: str) -> tuple[int, str] | None:
+    """The documentation entry of the exception a traceback names, when the evidence holds it."""
+    entries = [(i, api) for i, api in _api_evidence(evidence) if _short_name(api) == exception]
+    return entries[0] if entries else None
+
+
+async def _compose_debugging(draft: _Draft, exception: str, floor: float) -> list[str] | None:
+    """The exception's meaning from its entry, then the best other item as the fix.
+
+    The entry answers "what does this error mean" whatever its score: the user named the
+    exception. The fix is only quoted from an item that reaches the floor; without one the
+    answer says what the error means and how to check, and does not guess a fix.
+    """
+    h, evidence = draft.h, draft.evidence
+    entry = _exception_entry(evidence, exception)
+    if entry is None:
+        return None
+    item, api = entry
+    _, description = _api_parts(evidence[item])
+    meaning = sentences_of(evidence[item].model_copy(update={"content": description}))[:2]
+    if not meaning:
+        return None
+    out = [f"**{h['cause']}:** `{api}` — {' '.join(meaning)} {draft.cites.cite(item)}"]
+    rest = [i for i in range(len(evidence)) if i != item and _relevance(evidence[i]) >= floor]
+    if rest:
+        fix = rest[0]
+        meta = evidence[fix].meta
+        other_api = meta.api if isinstance(meta, LocalMeta) else None
+        out += ["", f"**{h['fix']}**", ""]
+        if other_api:
+            out += await _compose_api(draft, fix, other_api)
+        else:
+            out += await _compose_passage(draft, fix)
+        out += ["", f"**{h['verify']}:** {h['verify_text']}"]
+    else:
+        out += ["", f"**{h['fix']}:** {h['no_fix']}"]
+    return out
+
+
+def _exception_asked(question: str) -> str | None:
+    found = _EXCEPTION_NAME.findall(question)
+    return found[-1] if found else None
+
+
+def floor_for(question: str, language: str, floor: float) -> float:
+    """The floor a question's best evidence must reach.
+
+    Lower by `GLOSSED_SCORE_LOSS` when the question is read through the Korean glossary.
+    """
+    return floor - GLOSSED_SCORE_LOSS if language != "en" and english_gloss(question) else floor
+
+
+async def extractive_answer(
+    question: str,
+    analysis: Analysis,
+    evidence: list[Evidence],
+    embedder: Embedder | None,
+    *,
+    errors: list[ErrorRecord] | None = None,
+    floor: float = RELEVANCE_FLOOR,
+) -> Answer:
+    """Answer from the best evidence, or decline; never a quote that does not answer.
+
+    Args:
+        question: The user's question as asked.
+        analysis: Its analysis (language, intent, standalone question).
+        evidence: The search's evidence, best first.
+        embedder: Ranks sentences and examples by meaning; without it (it failed), by the words
+            they share with the question.
+        errors: The run's failures and skipped sources, told in a decline.
+        floor: The relevance the best evidence needs to be quoted as the answer.
+    """
+    language = analysis.language
+    basis = analysis.standalone_question or question
+    gloss = english_gloss(basis)
+    basis = f"{basis} {gloss}".strip() if gloss else basis
+    scope = scope_of(question)
+    if not scope.covered:
+        return decline(
+            question,
+            analysis,
+            "out_of_scope",
+            errors or [],
+            topic=scope.topic,
+            third_party=scope.third_party,
+        )
+    ranked = sorted(
+        (e for e in evidence if e.content.strip() and not addresses_assistant(e.title)),
+        key=lambda e: _relevance(e) - _direction_penalty(basis, e),
+        reverse=True,
+    )
+    if not ranked:
+        return decline(question, analysis, "no_evidence", errors or [])
+    relevance = _relevance(ranked[0])
+    needed = floor_for(analysis.standalone_question or question, language, floor)
+    exception = _exception_asked(question) if analysis.intent == "debugging" else None
+    draft = _Draft(basis, language, ranked, embedder, _Citations(ranked))
+    body: list[str] | None = None
+    if exception:
+        # The named exception's entry is explained whatever its score (see _compose_debugging).
+        body = await _compose_debugging(draft, exception, needed)
+    if body is None and relevance < needed:
+        return decline(
+            question,
+            analysis,
+            "below_relevance_floor",
+            errors or [],
+            relevance=relevance,
+            nearest=ranked,
+        )
+    if body is None:
+        draft.cites = _Citations(ranked)
+        api = ranked[0].meta.api if isinstance(ranked[0].meta, LocalMeta) else None
+        body = await _compose_api(draft, 0, api) if api else await _compose_passage(draft, 0)
+        if analysis.intent == "code_review":
+            body = [f"**{draft.h['review']}**", "", *body]
+    return Answer(
+        text="\n".join([offline_note(language, draft.cites.cited()), "", *body]).strip(),
+        citations=draft.cites.build(),
+        intent=analysis.intent,
+        language=language,
+        grounded=True,
+        offline=True,
+        relevance=round(relevance, 4),
+    )
