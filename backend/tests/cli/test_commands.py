@@ -94,7 +94,7 @@ def test_ingest_of_only_unreadable_files_fails(tmp_path: Path) -> None:
 def test_ingest_needs_a_path() -> None:
     result = runner.invoke(app, ["ingest"])
     assert result.exit_code == 2
-    assert "Missing argument" in result.output
+    assert "give files or folders to ingest" in result.output
 
 
 @pytest.fixture

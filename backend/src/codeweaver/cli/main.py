@@ -16,6 +16,7 @@ from codeweaver.cli.commands.chat import chat
 from codeweaver.cli.commands.eval import eval_app
 from codeweaver.cli.commands.ingest import ingest
 from codeweaver.cli.commands.mcp import mcp
+from codeweaver.cli.commands.packs import packs
 from codeweaver.cli.commands.serve import serve
 from codeweaver.cli.commands.token import token
 from codeweaver.cli.commands.ui import ui
@@ -32,7 +33,7 @@ def _group() -> None:
     """CodeWeaver answers programming questions with cited, grounded answers."""
 
 
-for command in (ask, chat, ingest, serve, mcp, ui, assistants, token, bench):
+for command in (ask, chat, ingest, packs, serve, mcp, ui, assistants, token, bench):
     app.command()(command)
 app.add_typer(eval_app, name="eval")
 

@@ -78,12 +78,41 @@ async def _ingest(
 
 def ingest(
     paths: Annotated[
-        list[Path],
+        list[Path] | None,
         typer.Argument(
             help="Files and folders of Markdown, reST, text, HTML, PDF or source code. A path "
-            "ingested before and now gone removes its documents."
+            "ingested before and now gone removes its documents.",
+            show_default=False,
         ),
-    ],
+    ] = None,
+    python: Annotated[
+        Path | None,
+        typer.Option(
+            "--python",
+            help="Build a documentation pack of each library installed in this Python "
+            "interpreter (your project's, e.g. .venv/bin/python); without PATHS and without "
+            "--python, --packages reads the active virtualenv.",
+        ),
+    ] = None,
+    packages: Annotated[
+        str | None,
+        typer.Option(
+            "--packages",
+            help="Only these libraries, comma-separated, as pip names them (beautifulsoup4) "
+            "or as they are imported (bs4). Default: every library but packaging tools.",
+        ),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Rebuild library packs that are up to date.")
+    ] = False,
+    inspect: Annotated[
+        bool,
+        typer.Option(
+            "--inspect/--static-only",
+            help="Also import the libraries (in a separate process of that interpreter) to "
+            "read what their source does not show, such as compiled modules.",
+        ),
+    ] = True,
     tenant: Annotated[
         str, typer.Option("--tenant", help="Whose corpus the documents join.")
     ] = "default",
@@ -97,8 +126,29 @@ def ingest(
     ] = DEFAULT_MAX_FILE_MB,
     data_dir: DataDirOption = None,
 ) -> None:
-    """Add documents to the local corpus; unchanged files are skipped, removed files removed."""
+    """Add documents to the local corpus, or your installed libraries' docs (--python).
+
+    Documents: unchanged files are skipped, removed files removed. Libraries: one pack per
+    library, rebuilt only when its version (or CodeWeaver's reading of it) changed.
+    """
     from codeweaver.cli.ingest import IngestPathError
+
+    if python is not None or packages is not None:
+        if paths:
+            err.print(
+                "[red]Cannot ingest:[/red] give either files and folders, or --python/--packages"
+            )
+            raise typer.Exit(code=2)
+        from codeweaver.cli.commands.ingest_python import ingest_python
+
+        ingest_python(python, packages, data_dir=data_dir, force=force, inspect=inspect)
+        return
+    if not paths:
+        err.print(
+            "[red]Cannot ingest:[/red] give files or folders to ingest, or --python PATH for "
+            "the libraries installed in a Python environment"
+        )
+        raise typer.Exit(code=2)
 
     directory = resolve_data_dir(data_dir)
     columns = (

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -96,8 +97,6 @@ def _why(code: int, stderr: str) -> str:
 
 
 def _limit_memory(limit: int) -> None:
-    import resource
-
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
@@ -115,6 +114,11 @@ def main() -> None:
     sys.stdout = sys.stderr
     try:
         result = extract(request)
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)  # the inspecting process
+        result.stats["cpu_seconds"] = round(
+            used.ru_utime + used.ru_stime + children.ru_utime + children.ru_stime, 2
+        )
     except MemoryError:
         json.dump({"error": "ran out of memory"}, report)
         return

@@ -77,25 +77,10 @@ def write_index(
     units = parse_tree(docs_root)
     tasks = load_tasks(tasks_file)
     check_targets(units, tasks)
-    out.mkdir(parents=True, exist_ok=True)
     unit_vectors = np.asarray(embed([embedding_text(u) for u in units]), dtype=np.float16)
     phrases = [phrase for task in tasks for phrase in task.phrases]
     task_vectors = np.asarray(embed(phrases), dtype=np.float16)
-    with gzip.open(out / UNITS_FILE, "wt", encoding="utf-8", compresslevel=9) as handle:
-        for unit in units:
-            handle.write(json.dumps(asdict(unit), ensure_ascii=False) + "\n")
-    # The gzip header carries a timestamp; zero it so the same input gives the same bytes.
-    _zero_gzip_mtime(out / UNITS_FILE)
-    np.save(out / VECTORS_FILE, unit_vectors)
-    (out / TASKS_FILE).write_text(
-        json.dumps(
-            [{"targets": list(t.targets), "phrases": list(t.phrases)} for t in tasks],
-            ensure_ascii=False,
-            indent=0,
-        ),
-        encoding="utf-8",
-    )
-    np.save(out / TASK_VECTORS_FILE, task_vectors)
+    files = write_pack_files(out, units, tasks, unit_vectors, task_vectors)
     manifest: dict[str, object] = {
         "format": FORMAT_VERSION,
         "name": "python",
@@ -111,13 +96,44 @@ def write_index(
         "sources_sha256": sources_digest(docs_root),
         "units_sha256": units_digest(units),
         "tasks_file_sha256": sha256_of(tasks_file),
-        "files": {
-            name: sha256_of(out / name)
-            for name in (UNITS_FILE, VECTORS_FILE, TASKS_FILE, TASK_VECTORS_FILE)
-        },
+        "files": files,
     }
     (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest
+
+
+def write_pack_files(
+    out: Path,
+    units: Sequence[DocUnit],
+    tasks: Sequence[Task],
+    unit_vectors: np.ndarray,
+    task_vectors: np.ndarray,
+) -> dict[str, str]:
+    """Write a pack's units, tasks and vectors into `out`; returns each file's SHA-256.
+
+    The same units, tasks and vectors give the same bytes. The manifest is the caller's: it
+    says what the pack is and what it was built from.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    with gzip.open(out / UNITS_FILE, "wt", encoding="utf-8", compresslevel=9) as handle:
+        for unit in units:
+            handle.write(json.dumps(asdict(unit), ensure_ascii=False) + "\n")
+    # The gzip header carries a timestamp; zero it so the same input gives the same bytes.
+    _zero_gzip_mtime(out / UNITS_FILE)
+    np.save(out / VECTORS_FILE, np.asarray(unit_vectors, dtype=np.float16))
+    (out / TASKS_FILE).write_text(
+        json.dumps(
+            [{"targets": list(t.targets), "phrases": list(t.phrases)} for t in tasks],
+            ensure_ascii=False,
+            indent=0,
+        ),
+        encoding="utf-8",
+    )
+    np.save(out / TASK_VECTORS_FILE, np.asarray(task_vectors, dtype=np.float16))
+    return {
+        name: sha256_of(out / name)
+        for name in (UNITS_FILE, VECTORS_FILE, TASKS_FILE, TASK_VECTORS_FILE)
+    }
 
 
 def _zero_gzip_mtime(path: Path) -> None:
