@@ -500,7 +500,7 @@ def test_the_server_config_is_langgraph_json_with_the_checkpointer(tmp_path: Pat
     project = json.loads((REPO / "langgraph.json").read_text(encoding="utf-8"))
     assert config.pop("checkpointer") == {**project.pop("checkpointer"), "path": CHECKPOINTER_PATH}
     # The HTTP app whose middleware journals what each request creates.
-    assert config.pop("http") == {"app": HTTP_APP_PATH}
+    assert config.pop("http") == {**project.pop("http", {}), "app": HTTP_APP_PATH}
     # The Host check that keeps DNS-rebinding pages out (`codeweaver.server.guards`).
     assert config.pop("env") == {LOOPBACK_HOSTS_ENV: "1"}
     assert config.pop("source") == {**project.pop("source"), "root": str(REPO)}
