@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -54,10 +55,13 @@ class Listener:
         return any(text in request for request in self.requests)
 
 
-def impostor(listener: Listener, answer_challenge: Any = None) -> type[Any]:
+def impostor(
+    listener: Listener, answer_challenge: Any = None, stall: threading.Event | None = None
+) -> type[Any]:
     """A plain HTTP server that answers `/ok` as LangGraph Server does and records the rest.
 
-    `answer_challenge(nonce)`, when given, is what it answers to the identity challenge.
+    `answer_challenge(nonce)`, when given, is what it answers to the identity challenge; with
+    `stall`, a run's stream starts and then says nothing until the event is set.
     """
 
     class Handler(http.server.BaseHTTPRequestHandler):
@@ -85,6 +89,13 @@ def impostor(listener: Listener, answer_challenge: Any = None) -> type[Any]:
             body = self._record()
             if self.path == IDENTITY_PATH and answer_challenge is not None:
                 self._reply(200, {"proof": answer_challenge(json.loads(body)["nonce"])})
+                return
+            if stall is not None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                self.wfile.flush()
+                stall.wait(timeout=120)
                 return
             # Whatever else is asked (a run, with the token and the question), it takes it.
             self._reply(200, {"thread_id": str(uuid.uuid4()), "run_id": str(uuid.uuid4())})
@@ -185,6 +196,30 @@ def test_a_listener_that_knows_the_secret_is_the_server(tmp_path: Path, live_pid
     [challenge] = listener.requests
     assert token not in challenge
     assert "Authorization" not in challenge
+
+
+@pytest.mark.slow
+def test_ask_gives_up_on_a_server_that_proves_itself_then_stalls(
+    tmp_path: Path, live_pid: int
+) -> None:
+    home, _ = home_with_token(tmp_path)
+    secret = new_secret()
+    stalled = threading.Event()
+
+    def prove(nonce: str) -> str:
+        return identity_proof(secret, nonce, int(urlsplit(url).port or 0))
+
+    try:
+        with serving(impostor(Listener(), prove, stall=stalled)) as url:
+            record_server(home, url, live_pid, secret)
+            done = ask(home, QUESTION, "--timeout", "2")
+    finally:
+        stalled.set()
+    assert done.returncode == 1, done.stderr
+    said = " ".join(done.stderr.split())
+    assert f"The running server {url} gave no answer within 2 s" in said
+    assert "set a longer limit with --timeout" in said
+    assert "Traceback" not in done.stderr
 
 
 def test_the_server_proves_its_identity_for_the_port_it_was_reached_on(

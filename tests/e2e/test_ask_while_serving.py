@@ -38,16 +38,23 @@ def _env(home: Path) -> dict[str, str]:
     }
 
 
-def _ask(home: Path, question: str, thread: str) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, "-m", "codeweaver", "ask", question, "--thread", thread, "--json"],
+def _codeweaver(
+    home: Path, *args: str | bytes, stdin: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """`codeweaver ARGS`; arguments may be bytes, as a terminal passes what it was typed."""
+    return subprocess.run(
+        [sys.executable, "-m", "codeweaver", *args],
         env=_env(home),
         cwd=home.parent,
+        input=stdin,
         capture_output=True,
-        text=True,
         timeout=300,
     )
-    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def _ask(home: Path, question: str | bytes, thread: str) -> dict[str, Any]:
+    done = _codeweaver(home, "ask", question, "--thread", thread, "--json")
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
     report: dict[str, Any] = json.loads(done.stdout)
     return report
 
@@ -102,6 +109,25 @@ def test_ask_goes_to_the_running_server_and_keeps_its_thread(tmp_path: Path) -> 
         declined = _ask(home, "How do I undo the last git commit?", "other-thread")
         assert declined["declined"] is True
         assert declined["decline_reason"] == "out_of_scope"
+
+        # Bytes a terminal could not decode reach the server as U+FFFD, as they reach the graph
+        # in-process: the same answer, not a 422 blamed on the server.
+        garbled = b"How do I sort a dict by value in Python? \xff\xfe"
+        served = _ask(home, garbled, "garbled")
+        assert served["server"] == url
+        here = _ask(tmp_path / "elsewhere", garbled, "garbled")
+        assert here["server"] is None
+        assert (served["answer"], served["citations"]) == (here["answer"], here["citations"])
+        # And a chat goes on after such a line.
+        chat = _codeweaver(
+            home, "chat", stdin=garbled + b"\nHow do I reverse a list in Python?\n/quit\n"
+        )
+        said = chat.stderr.decode(errors="replace")
+        assert chat.returncode == 0, said[-3000:]
+        assert "could not answer" not in said
+        assert said.count(f"asking the running server {url}") == 2
+        assert "sorted" in chat.stdout.decode()
+        assert "reverse" in chat.stdout.decode()
     finally:
         # SIGTERM to `serve` alone: it stops its server and removes the record.
         os.kill(proc.pid, signal.SIGTERM)

@@ -19,7 +19,7 @@ QUESTION = "How do I reverse a list in Python?"
 SEARCH_NODES = ("search", "search/")
 
 
-def ask(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def ask(home: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
         "CODEWEAVER_HOME": str(home),
@@ -31,6 +31,7 @@ def ask(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "codeweaver", "ask", *args],
         env=env,
+        input=stdin,
         capture_output=True,
         text=True,
         timeout=600,
@@ -75,6 +76,51 @@ def test_ask_json_says_when_and_why_it_declined(tmp_path: Path) -> None:
     assert report["decline_reason"] == "out_of_scope"
     assert report["citations"] == []
     assert "Git" in report["answer"]
+
+
+def megabyte_question() -> str:
+    """A question of a million characters: beyond what a shell passes as an argument."""
+    question = "How do I reverse a list in Python? Here is my list: "
+    return question + "[1, 2, 3] " * ((1_000_000 - len(question)) // 10)
+
+
+@pytest.mark.slow
+def test_a_megabyte_question_from_standard_input_or_a_file(tmp_path: Path) -> None:
+    question = megabyte_question()
+    piped = ask(tmp_path / "home", "-", "--json", stdin=question)
+    assert piped.returncode == 0, piped.stderr[-2000:]
+    report = json.loads(piped.stdout)
+    assert report["route"] == "single"
+    assert report["answer"]
+    # Read from its beginning, and told so.
+    assert f"{len(question.strip()):,} characters long; only the first" in report["answer"]
+
+    given = tmp_path / "question.txt"
+    # Bytes that are not UTF-8 are read as U+FFFD, as from a terminal.
+    given.write_bytes(question.encode() + b" \xff\xfe")
+    from_file = ask(tmp_path / "home", "--file", str(given), "--json")
+    assert from_file.returncode == 0, from_file.stderr[-2000:]
+    again = json.loads(from_file.stdout)
+    read = given.read_bytes().decode("utf-8", "replace").strip()
+    assert "\ufffd" in read
+    assert f"{len(read):,} characters long; only the first" in again["answer"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [[], [QUESTION, "--file", "question.txt"], ["-", "--file", "question.txt"]],
+)
+def test_the_question_comes_from_one_place(tmp_path: Path, args: list[str]) -> None:
+    (tmp_path / "question.txt").write_text(QUESTION)
+    result = CliRunner().invoke(app, ["ask", *args])
+    assert result.exit_code == 2
+    assert "one of them" in " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.output).split())
+
+
+def test_a_missing_question_file_is_a_usage_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["ask", "--file", str(tmp_path / "nowhere.txt")])
+    assert result.exit_code == 2
+    assert "nowhere.txt" in result.output
 
 
 def test_empty_question_is_a_clear_error() -> None:

@@ -7,6 +7,7 @@ running server must not load the graph, the store or the embedding stack.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -86,3 +87,37 @@ def server_url(option: str | None) -> str:
     if not url.startswith(("http://", "https://")):
         raise typer.BadParameter(f"{url!r} is not an http(s) URL", param_hint="--server")
     return url.rstrip("/")
+
+
+def terminal_text(text: str) -> str:
+    """Text from the command line or standard input, with bytes that were not UTF-8 as U+FFFD.
+
+    Python hands such bytes over as lone surrogates (`surrogateescape`), which no UTF-8 encoder
+    (JSON to a server, SQLite) accepts; each becomes the replacement character instead, the
+    same for the server and for this process.
+    """
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def read_question(argument: str | None, file: Path | None) -> str:
+    """The question: the argument, standard input when it is `-`, or the file given.
+
+    Raises:
+        typer.BadParameter: both or neither were given, or the file cannot be read.
+    """
+    if (argument is None) == (file is None):
+        raise typer.BadParameter(
+            "give the question as an argument, `-` to read it from standard input, "
+            "or --file PATH (one of them)"
+        )
+    if file is not None:
+        try:
+            raw = file.read_bytes()
+        except OSError as exc:
+            raise typer.BadParameter(
+                f"{file}: {exc.strerror or exc}", param_hint="--file"
+            ) from None
+        return raw.decode("utf-8", "replace")
+    if argument == "-":
+        return sys.stdin.buffer.read().decode("utf-8", "replace")
+    return terminal_text(argument or "")

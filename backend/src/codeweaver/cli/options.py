@@ -45,3 +45,12 @@ ServerOption = Annotated[
         help=f"LangGraph Server URL (default: $CODEWEAVER_SERVER_URL or {DEFAULT_SERVER_URL}).",
     ),
 ]
+DEFAULT_SERVER_TIMEOUT_S = 300.0
+TimeoutOption = Annotated[
+    float,
+    typer.Option(
+        "--timeout",
+        min=1.0,
+        help="Seconds a running `codeweaver serve` may take to answer, in all, before giving up.",
+    ),
+]

@@ -16,6 +16,7 @@ question is answered here instead.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import ipaddress
 import json
@@ -241,6 +242,10 @@ def server_thread_id(thread_id: str) -> str:
         return str(uuid.uuid5(THREAD_NAMESPACE, thread_id))
 
 
+class ServerTimeout(Exception):
+    """The server took longer than the client's overall time limit."""
+
+
 async def ask_server(
     server: RunningServer,
     question: str,
@@ -248,11 +253,29 @@ async def ask_server(
     thread_id: str,
     context_overrides: dict[str, Any],
     headers: dict[str, str],
+    timeout_s: float,
 ) -> dict[str, Any]:
     """Run one turn on the server; returns the `RunReport` fields.
 
     Model calls and tokens are not reported by the server: they are None here, not zero.
+
+    Raises:
+        ServerTimeout: the turn took longer than `timeout_s` seconds in all.
     """
+    try:
+        async with asyncio.timeout(timeout_s):
+            return await _ask_server(server, question, thread_id, context_overrides, headers)
+    except TimeoutError as exc:
+        raise ServerTimeout(f"no answer within {timeout_s:g} s") from exc
+
+
+async def _ask_server(
+    server: RunningServer,
+    question: str,
+    thread_id: str,
+    context_overrides: dict[str, Any],
+    headers: dict[str, str],
+) -> dict[str, Any]:
     from langgraph_sdk import get_client
 
     started = time.perf_counter()

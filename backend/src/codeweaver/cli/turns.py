@@ -9,7 +9,6 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import typer
 from rich.markdown import Markdown
 
 from codeweaver.cli.ask import RunReport, run_question
@@ -17,18 +16,29 @@ from codeweaver.cli.console import err, out, sources_table
 from codeweaver.workflows.progress import progress_label
 
 
+class ServerTurnFailed(Exception):
+    """The running server that holds the data directory could not answer this turn."""
+
+
 def through_server(
-    question: str, thread_id: str, directory: Path, overrides: dict[str, Any]
+    question: str,
+    thread_id: str,
+    directory: Path,
+    overrides: dict[str, Any],
+    *,
+    timeout_s: float,
 ) -> RunReport | None:
     """The turn run by the `codeweaver serve` that holds this data directory, if one runs.
 
     Its embedded store is locked to it: answering here would miss the user's documents and the
     cache. The server must first prove it is the one `serve` recorded (`running_server`); the
     token is read, and sent with the question, only then. A record that cannot be trusted is
-    told, and the turn is answered here. A server that proved itself but fails the turn ends
-    the command with a clear message.
+    told, and the turn is answered here.
+
+    Raises:
+        ServerTurnFailed: the server was found but failed the turn or ran out of time.
     """
-    from codeweaver.cli.remote import UntrustedServer, ask_server, running_server
+    from codeweaver.cli.remote import ServerTimeout, UntrustedServer, ask_server, running_server
     from codeweaver.tokens import client_headers
 
     try:
@@ -50,15 +60,19 @@ def through_server(
                 thread_id=thread_id,
                 context_overrides=overrides,
                 headers=client_headers(),
+                timeout_s=timeout_s,
             )
         )
+    except ServerTimeout as exc:
+        raise ServerTurnFailed(
+            f"The running server {server.url} gave {exc} (set a longer limit with --timeout)."
+        ) from exc
     except Exception as exc:  # any failure of the server is told, not traced
-        err.print(
-            f"[red]The running server {server.url} could not answer:[/red] {exc}\n"
+        raise ServerTurnFailed(
+            f"The running server {server.url} could not answer: {exc}\n"
             "Its store is locked to it, so this process cannot answer in its place: check the "
             "server's log, or stop it and ask again."
-        )
-        raise typer.Exit(code=1) from exc
+        ) from exc
     return RunReport(**fields)
 
 

@@ -6,13 +6,21 @@ import asyncio
 import json
 import sys
 import uuid
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from codeweaver.cli.ask import run_question, start_up
-from codeweaver.cli.console import data_dir_path, err, model_overrides, resolve_data_dir
+from codeweaver.cli.console import (
+    data_dir_path,
+    err,
+    model_overrides,
+    read_question,
+    resolve_data_dir,
+)
 from codeweaver.cli.options import (
+    DEFAULT_SERVER_TIMEOUT_S,
     AnswerModelOption,
     DataDirOption,
     JsonOption,
@@ -20,12 +28,25 @@ from codeweaver.cli.options import (
     ModelOption,
     PlannerModelOption,
     ThreadOption,
+    TimeoutOption,
 )
-from codeweaver.cli.turns import ask_with_progress, print_report, through_server
+from codeweaver.cli.turns import ServerTurnFailed, ask_with_progress, print_report, through_server
 
 
 def ask(
-    question: Annotated[str, typer.Argument(help="Your programming question.")],
+    question: Annotated[
+        str | None,
+        typer.Argument(
+            help="Your programming question; `-` reads it from standard input.",
+            show_default=False,
+        ),
+    ] = None,
+    file: Annotated[
+        Path | None,
+        typer.Option(
+            "--file", help="Read the question from this file (UTF-8), however long it is."
+        ),
+    ] = None,
     thread: ThreadOption = None,
     as_json: JsonOption = False,
     model: ModelOption = None,
@@ -33,8 +54,10 @@ def ask(
     judge_model: JudgeModelOption = None,
     answer_model: AnswerModelOption = None,
     data_dir: DataDirOption = None,
+    timeout: TimeoutOption = DEFAULT_SERVER_TIMEOUT_S,
 ) -> None:
     """Ask one question: streams which step is running, then the answer and its sources."""
+    question = read_question(question, file)
     if not question.strip():
         err.print("[red]The question is empty.[/red] Ask something, for example:")
         err.print('  codeweaver ask "How do I reverse a list in Python?"')
@@ -43,7 +66,13 @@ def ask(
     thread_id = thread or str(uuid.uuid4())
     # A running server on this data directory answers first: this process then imports nothing
     # of the graph, the store or the embedding stack.
-    served = through_server(question, thread_id, data_dir_path(data_dir), overrides)
+    try:
+        served = through_server(
+            question, thread_id, data_dir_path(data_dir), overrides, timeout_s=timeout
+        )
+    except ServerTurnFailed as exc:
+        err.print(str(exc), style="red", markup=False)
+        raise typer.Exit(code=1) from exc
     with start_up():
         directory = resolve_data_dir(data_dir) if served is None else data_dir_path(data_dir)
     if as_json:

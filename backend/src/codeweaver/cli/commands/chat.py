@@ -7,16 +7,25 @@ import uuid
 from rich.markdown import Markdown
 
 from codeweaver.cli.ask import RunReport
-from codeweaver.cli.console import err, model_overrides, out, resolve_data_dir, sources_table
+from codeweaver.cli.console import (
+    err,
+    model_overrides,
+    out,
+    resolve_data_dir,
+    sources_table,
+    terminal_text,
+)
 from codeweaver.cli.options import (
+    DEFAULT_SERVER_TIMEOUT_S,
     AnswerModelOption,
     DataDirOption,
     JudgeModelOption,
     ModelOption,
     PlannerModelOption,
     ThreadOption,
+    TimeoutOption,
 )
-from codeweaver.cli.turns import ask_with_progress, through_server
+from codeweaver.cli.turns import ServerTurnFailed, ask_with_progress, through_server
 
 CHAT_HELP = "/new starts a new thread · /sources lists the last answer's sources · /quit leaves"
 
@@ -28,6 +37,7 @@ def chat(
     judge_model: JudgeModelOption = None,
     answer_model: AnswerModelOption = None,
     data_dir: DataDirOption = None,
+    timeout: TimeoutOption = DEFAULT_SERVER_TIMEOUT_S,
 ) -> None:
     """Chat in a thread: follow-ups see the conversation. /new, /sources, /quit."""
     overrides = model_overrides(model, planner_model, judge_model, answer_model)
@@ -37,7 +47,7 @@ def chat(
     err.print(f"[dim]thread {thread_id} · {CHAT_HELP}[/dim]")
     while True:
         try:
-            line = input("you> ").strip()
+            line = terminal_text(input("you> ")).strip()
         except (EOFError, KeyboardInterrupt):
             err.print()
             break
@@ -59,9 +69,13 @@ def chat(
         if command.startswith("/"):
             err.print(f"[yellow]Unknown command {line}.[/yellow] {CHAT_HELP}")
             continue
-        last = through_server(line, thread_id, directory, overrides) or ask_with_progress(
-            line, thread_id, directory, overrides
-        )
+        try:
+            served = through_server(line, thread_id, directory, overrides, timeout_s=timeout)
+        except ServerTurnFailed as exc:
+            # One turn failed, not the conversation: the next question may well be answered.
+            err.print(str(exc), style="red", markup=False)
+            continue
+        last = served or ask_with_progress(line, thread_id, directory, overrides)
         out.print(Markdown(last.answer))
         if last.warning:
             err.print(f"[yellow]⚠ {last.warning}[/yellow]")
