@@ -6,8 +6,13 @@ running server must not load the graph, the store or the embedding stack.
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
+import sqlite3
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -121,3 +126,83 @@ def read_question(argument: str | None, file: Path | None) -> str:
     if argument == "-":
         return sys.stdin.buffer.read().decode("utf-8", "replace")
     return terminal_text(argument or "")
+
+
+NO_SPACE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
+LOW_SPACE_BYTES = 16 * 1024 * 1024
+"""Below this much free space, a storage I/O error that names no cause is taken for a full disk."""
+
+
+def free_bytes(folder: Path) -> int:
+    """Bytes this user may still write on `folder`'s file system."""
+    return shutil.disk_usage(folder).free
+
+
+def _causes(exc: BaseException) -> Iterator[BaseException]:
+    """`exc`, what it was raised from or during, and the members of exception groups."""
+    seen: set[int] = set()
+    pending = [exc]
+    while pending:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        pending.extend(e for e in (current.__cause__, current.__context__) if e is not None)
+        if isinstance(current, BaseExceptionGroup):
+            pending.extend(current.exceptions)
+
+
+def out_of_space(
+    exc: BaseException, folder: Path, *, free: Callable[[Path], int] = free_bytes
+) -> Path | None:
+    """Where a write found no space, when that is what `exc` (or what led to it) is; else None.
+
+    An `OSError` with ENOSPC or EDQUOT names its file (its folder is returned). SQLite, which
+    keeps the threads and embedded Qdrant's collections, says "database or disk is full", or
+    "disk I/O error" when it could not grow a file: that one counts only when `folder`'s disk
+    has less than `LOW_SPACE_BYTES` free (`free` measures it).
+    """
+    for cause in _causes(exc):
+        if isinstance(cause, OSError) and cause.errno in NO_SPACE_ERRNOS:
+            return Path(cause.filename).parent if cause.filename else folder
+        if isinstance(cause, sqlite3.OperationalError):
+            message = str(cause).lower()
+            if "database or disk is full" in message:
+                return folder
+            if "disk i/o error" in message and _low_on_space(folder, free):
+                return folder
+    return None
+
+
+def _low_on_space(folder: Path, free: Callable[[Path], int]) -> bool:
+    existing = next((p for p in (folder, *folder.parents) if p.exists()), None)
+    try:
+        return existing is not None and free(existing) < LOW_SPACE_BYTES
+    except OSError:
+        return False
+
+
+@contextmanager
+def full_disk_in_one_line(
+    folder: Path, *, free: Callable[[Path], int] = free_bytes
+) -> Iterator[None]:
+    """Turn a write that found no space into one line naming where, and exit code 1.
+
+    Anything else propagates as it was.
+    """
+    try:
+        yield
+    except Exception as exc:
+        where = out_of_space(exc, folder, free=free)
+        if where is None:
+            raise
+        err.print(
+            f"No space left on the disk of {where}: free some space there, or set "
+            "CODEWEAVER_HOME to a folder on another disk, and run the command again.",
+            style="red",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(code=1) from None

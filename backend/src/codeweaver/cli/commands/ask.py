@@ -15,6 +15,7 @@ from codeweaver.cli.ask import run_question, start_up
 from codeweaver.cli.console import (
     data_dir_path,
     err,
+    full_disk_in_one_line,
     model_overrides,
     read_question,
     resolve_data_dir,
@@ -73,15 +74,17 @@ def ask(
     except ServerTurnFailed as exc:
         err.print(str(exc), style="red", markup=False)
         raise typer.Exit(code=1) from exc
-    with start_up():
-        directory = resolve_data_dir(data_dir) if served is None else data_dir_path(data_dir)
-    if as_json:
-        report = served or asyncio.run(
-            run_question(
-                question, thread_id=thread_id, data_dir=directory, context_overrides=overrides
+    folder = data_dir_path(data_dir)
+    with full_disk_in_one_line(folder):
+        with start_up():
+            directory = resolve_data_dir(data_dir) if served is None else folder
+        if as_json:
+            report = served or asyncio.run(
+                run_question(
+                    question, thread_id=thread_id, data_dir=directory, context_overrides=overrides
+                )
             )
-        )
-        sys.stdout.write(json.dumps(report.__dict__, ensure_ascii=False, indent=2) + "\n")
-        return
-
-    print_report(served or ask_with_progress(question, thread_id, directory, overrides))
+            sys.stdout.write(json.dumps(report.__dict__, ensure_ascii=False, indent=2) + "\n")
+            return
+        report = served or ask_with_progress(question, thread_id, directory, overrides)
+    print_report(report)

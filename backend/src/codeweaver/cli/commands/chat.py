@@ -9,6 +9,7 @@ from rich.markdown import Markdown
 from codeweaver.cli.ask import RunReport
 from codeweaver.cli.console import (
     err,
+    full_disk_in_one_line,
     model_overrides,
     out,
     resolve_data_dir,
@@ -75,7 +76,8 @@ def chat(
             # One turn failed, not the conversation: the next question may well be answered.
             err.print(str(exc), style="red", markup=False)
             continue
-        last = served or ask_with_progress(line, thread_id, directory, overrides)
+        with full_disk_in_one_line(directory):
+            last = served or ask_with_progress(line, thread_id, directory, overrides)
         out.print(Markdown(last.answer))
         if last.warning:
             err.print(f"[yellow]⚠ {last.warning}[/yellow]")

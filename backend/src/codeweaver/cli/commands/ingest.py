@@ -18,7 +18,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from codeweaver.cli.console import err, resolve_data_dir
+from codeweaver.cli.console import err, full_disk_in_one_line, resolve_data_dir
 from codeweaver.cli.defaults import DEFAULT_MAX_FILE_MB
 from codeweaver.cli.options import DataDirOption
 
@@ -159,7 +159,10 @@ def ingest(
         TimeElapsedColumn(),
     )
     try:
-        with Progress(*columns, console=err, transient=True) as progress:
+        with (
+            full_disk_in_one_line(directory),
+            Progress(*columns, console=err, transient=True) as progress,
+        ):
             limit = int(max_file_mb * 1_048_576) or None
             outcome = asyncio.run(_ingest(paths, directory, tenant, progress, limit))
     except IngestPathError as exc:
