@@ -11,15 +11,19 @@ LangGraph's error handler runs: its internal name must not reach the `updates` s
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import json
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
 import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import McpError
+from mcp.types import CallToolResult, TextContent
 
 from tests.support import Server, free_port, start_server, stop_server
 
@@ -181,23 +185,26 @@ async def test_updates_show_no_internal_node_even_when_a_source_fails(server: Se
     assert not [name for name in nodes if name.startswith("__")], nodes
 
 
-async def test_mcp_refuses_a_client_without_a_token_and_says_what_to_send(server: Server) -> None:
+@pytest.mark.parametrize("method", ["GET", "POST", "DELETE"])
+async def test_mcp_refuses_a_client_without_a_token_and_says_what_to_send(
+    server: Server, method: str
+) -> None:
     async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
-        response = await http.post(
+        response = await http.request(
+            method,
             "/mcp",
             json={"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}},
             headers={"Accept": "application/json, text/event-stream"},
         )
+        elsewhere = await http.post("/threads/search", json={})
     assert response.status_code == 401
     assert "Authorization: Bearer" in response.text
+    assert response.json() == elsewhere.json(), "the same refusal as the rest of the server"
 
 
-async def test_an_mcp_client_lists_codeweaver_as_a_tool_and_gets_a_cited_answer(
-    server: Server,
-) -> None:
-    from mcp import ClientSession
-    from mcp.client.streamable_http import streamable_http_client
-
+@asynccontextmanager
+async def mcp_session(server: Server) -> AsyncIterator[ClientSession]:
+    """The MCP SDK's streamable-HTTP client, as Claude Code or Cursor connect with a token."""
     token = next(iter(server.tokens.values()))
     http = httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=300)
     async with (
@@ -206,26 +213,79 @@ async def test_an_mcp_client_lists_codeweaver_as_a_tool_and_gets_a_cited_answer(
         ClientSession(read, write) as session,
     ):
         await session.initialize()
-        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
-        tool = tools["ask_codeweaver"]
-        assert tool.description is not None
-        assert tool.description.startswith("Answer a programming question with cited")
-        schema = tool.inputSchema
-        assert set(schema["properties"]) == {"question", "library", "version"}
-        assert schema["required"] == ["question"]
-        assert "programming question" in schema["properties"]["question"]["description"]
+        yield session
 
-        result = await session.call_tool("ask_codeweaver", {"question": QUESTION})
-    assert not result.isError, result.content
+
+def text_of(result: CallToolResult) -> str:
     [content] = result.content
-    assert content.type == "text"
-    # LangGraph Server returns the run's output as the Python repr of the output dict.
-    output = ast.literal_eval(content.text)
-    assert set(output) == {"answer", "citations", "declined", "decline_reason"}
-    answer = output["answer"]
+    assert isinstance(content, TextContent)
+    return content.text
+
+
+async def test_an_mcp_client_gets_the_three_tools_and_cited_markdown(server: Server) -> None:
+    async with mcp_session(server) as session:
+        tools = [tool.name for tool in (await session.list_tools()).tools]
+        libraries = await session.call_tool("list_libraries", {})
+        found = await session.call_tool("search_docs", {"query": "reverse a list", "limit": 2})
+        answered = await session.call_tool("ask", {"question": QUESTION})
+        with pytest.raises(McpError, match="Unknown tool 'codeweaver'"):
+            await session.call_tool("codeweaver", {"messages": []})
+        too_long = await session.call_tool("ask", {"question": "x" * 1_048_576})
+    # LangGraph Server's own /mcp listed every graph; here only CodeWeaver's tools answer.
+    assert tools == ["ask", "search_docs", "list_libraries"]
+    assert libraries.structuredContent is not None
+    assert libraries.structuredContent["libraries"][0]["name"] == "python"
+    assert "Quoted from" in text_of(found)
+    assert found.structuredContent is not None
+    assert found.structuredContent["results"][0]["pack"] == "python"
+    answer = text_of(answered)
+    # Markdown, not the repr of the output dict LangGraph's /mcp returned.
+    assert not answer.startswith("{")
     assert "reversed" in answer
     assert "**Sources**" in answer
     assert "https://docs.python.org/" in answer
+    assert answered.structuredContent is not None
+    assert answered.structuredContent["answer"] == answer
+    assert answered.structuredContent["citations"][0]["pack"] == "python"
+    assert answered.structuredContent["citations"][0]["version"] == "3.11"
+    assert too_long.isError
+    assert "takes at most 12,000" in text_of(too_long)
+
+
+async def test_codeweaver_mcp_relays_a_call_to_the_running_server(server: Server) -> None:
+    """What `codeweaver mcp` does when a server holds its data directory."""
+    from codeweaver.tools.protocol import SearchArgs
+    from codeweaver.tools.stdio import RemoteTools
+
+    relayed = await RemoteTools(server.url, server.headers).call(SearchArgs("reverse a list"), None)
+    assert not relayed.isError
+    assert relayed.structuredContent is not None
+    assert relayed.structuredContent["results"][0]["pack"] == "python"
+
+
+async def test_broken_mcp_requests_get_clear_errors_never_a_traceback(server: Server) -> None:
+    headers = {
+        **server.headers,
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+    }
+    call = (
+        '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", '
+        '"params": {"name": "ask", "arguments": {"question": "why \\ud800 here"}}}'
+    )
+    async with httpx.AsyncClient(base_url=server.url, headers=headers, timeout=120) as http:
+        surrogate = await http.post("/mcp", content=call.encode())
+        not_json = await http.post("/mcp", content=b"{not json")
+        huge = await http.post("/mcp", content=b" " * (5 * 1024 * 1024))
+    assert surrogate.status_code == 200, surrogate.text
+    result = surrogate.json()["result"]
+    assert result["isError"] is True
+    assert "lone UTF-16 surrogate" in result["content"][0]["text"]
+    assert not_json.status_code == 400
+    assert not_json.json()["error"]["code"] == -32700
+    assert huge.status_code == 413
+    for response in (surrogate, not_json, huge):
+        assert "Traceback" not in response.text
 
 
 async def test_studio_scheme_without_a_token_is_refused_by_default(server: Server) -> None:

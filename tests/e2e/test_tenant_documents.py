@@ -9,7 +9,8 @@ restart.
 
 The MCP check calls whichever question-answering tool the server lists (`MCP_TOOLS`, in order
 of preference), and reads the text of its result, so it holds for the graph-as-tool the server
-exposes by default and for CodeWeaver's own `ask` tool alike.
+exposes by default and for CodeWeaver's own `ask` tool alike; CodeWeaver's `search_docs` and
+`list_libraries` show alice her documents and bob none.
 """
 
 from __future__ import annotations
@@ -98,6 +99,23 @@ async def _mcp(server: Server, identity: str, question: str) -> str:
     return "\n".join(part.text for part in result.content if part.type == "text")
 
 
+async def _mcp_tool(server: Server, identity: str, tool: str, arguments: dict[str, Any]) -> Any:
+    """The structured content `identity` gets from one of CodeWeaver's MCP tools."""
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    http = httpx.AsyncClient(headers=server.headers_of(identity), timeout=300)
+    async with (
+        http,
+        streamable_http_client(f"{server.url}/mcp", http_client=http) as (read, write, _),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        result = await session.call_tool(tool, arguments)
+    assert not result.isError, result.content
+    return result.structuredContent
+
+
 def _cites(answer: dict[str, Any], file: Path) -> bool:
     return any(citation.get("file") == str(file) for citation in answer["citations"])
 
@@ -121,6 +139,15 @@ async def test_a_tenants_documents_answer_only_that_tenant(tmp_path: Path) -> No
         assert SECRET in over_mcp["alice"], over_mcp["alice"]
         assert SECRET not in over_mcp["bob"], over_mcp["bob"]
         assert str(handbook) not in over_mcp["bob"]
+
+        # The documentation tools read the caller's own documents too, and nobody else's.
+        query = {"query": "frobnicator daemon spin rate", "library": "documents"}
+        found = {who: await _mcp_tool(server, who, "search_docs", query) for who in KEYS}
+        assert any(r["file"] == str(handbook) for r in found["alice"]["results"]), found
+        assert found["bob"]["results"] == [], found["bob"]
+        packs = {who: await _mcp_tool(server, who, "list_libraries", {}) for who in KEYS}
+        assert "documents" in {p["name"] for p in packs["alice"]["libraries"]}
+        assert "documents" not in {p["name"] for p in packs["bob"]["libraries"]}
     finally:
         stop_server(proc)
 

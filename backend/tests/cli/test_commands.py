@@ -147,8 +147,11 @@ def test_serve_runs_langgraph_dev_offline_on_a_free_port(home: Path) -> None:
     assert int(value(command, "--port")) > 0
     # Without --studio, Studio sends the token like any client.
     assert derived["auth"]["disable_studio_auth"] is True
-    # CodeWeaver's HTTP app (its middleware), and no CORS rules of Studio's.
-    assert derived["http"] == {"app": HTTP_APP_PATH, "enable_custom_route_auth": True}
+    # CodeWeaver's development app (its middleware and routes, the deployment's /mcp among
+    # them) in place of the one langgraph.json names, and no CORS rules of Studio's.
+    assert shipped["http"]["app"] != HTTP_APP_PATH
+    assert derived["http"] == {**shipped["http"], "app": HTTP_APP_PATH}
+    assert "cors" not in derived["http"]
 
 
 @pytest.mark.usefixtures("home")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -14,7 +15,7 @@ from typing_extensions import TypedDict
 
 from codeweaver.context import Context, context_of
 from codeweaver.packs import DocResult, PackInfo
-from codeweaver.tools.protocol import AskArgs
+from codeweaver.tools.protocol import AskArgs, ListArgs
 from codeweaver.tools.service import LocalTools
 from codeweaver.workflows.tool.graph import LIBRARY_NOT_INDEXED, build_ask_graph, version_note
 from codeweaver_schema import Answer, Citation
@@ -177,3 +178,28 @@ async def test_the_real_main_graph_answers_through_the_tool_graph(
     assert output["citations"][0]["file"].startswith("docs/")
     assert output["citations"][0]["pack"] == "documents"
     assert output["declined"] is False
+
+
+@dataclass
+class SlowPacks(FakePacks):
+    """Packs that take a while to list, counting how many listings overlap."""
+
+    state: dict[str, int] = field(default_factory=lambda: {"now": 0, "most": 0})
+
+    async def available(self) -> list[PackInfo]:
+        self.state["now"] += 1
+        self.state["most"] = max(self.state["most"], self.state["now"])
+        await asyncio.sleep(0.05)
+        self.state["now"] -= 1
+        return self.listed
+
+
+async def test_calls_beyond_the_bound_wait_their_turn() -> None:
+    shared: dict[str, int] = {"now": 0, "most": 0}
+    bounded = LocalTools(packs_for=lambda tenant: SlowPacks(tenant, state=shared), concurrency=2)
+    await asyncio.gather(*(bounded.call(ListArgs(), f"user{n}") for n in range(6)))
+    assert shared["most"] == 2
+    free: dict[str, int] = {"now": 0, "most": 0}
+    unbounded = LocalTools(packs_for=lambda tenant: SlowPacks(tenant, state=free))
+    await asyncio.gather(*(unbounded.call(ListArgs(), f"user{n}") for n in range(6)))
+    assert free["most"] == 6

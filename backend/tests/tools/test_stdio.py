@@ -19,8 +19,8 @@ from typing import IO, Any
 
 import pytest
 
-from codeweaver.tools.protocol import ToolArgs, ToolOutput
-from codeweaver.tools.stdio import InvalidLine, parse_line, serve
+from codeweaver.tools.protocol import ListArgs, ToolArgs, ToolOutput
+from codeweaver.tools.stdio import InvalidLine, StdioTools, parse_line, serve
 
 
 @dataclass
@@ -155,3 +155,48 @@ def test_stdout_carries_the_protocol_alone_whatever_else_writes_to_it() -> None:
     assert done.stdout == b'{"jsonrpc": "2.0", "id": 1, "result": {}}\n'
     assert b"a library's print" in done.stderr
     assert b"a native extension's write" in done.stderr
+
+
+@dataclass
+class Found:
+    url: str
+
+
+@dataclass
+class Remote:
+    url: str
+    headers: dict[str, str]
+    calls: list[ToolArgs] = field(default_factory=list)
+
+    async def call(self, arguments: ToolArgs, identity: str | None) -> ToolOutput:
+        self.calls.append(arguments)
+        return ToolOutput(text=f"from {self.url}", structured={})
+
+
+async def test_calls_go_to_the_running_server_that_holds_the_data_and_here_otherwise() -> None:
+    local = EchoTools()
+    server: list[Found | None] = [None]
+    remotes: list[Remote] = []
+
+    def remote(url: str, headers: dict[str, str]) -> Remote:
+        remotes.append(Remote(url, headers))
+        return remotes[-1]
+
+    tools = StdioTools(
+        local,  # type: ignore[arg-type]
+        find_server=lambda: server[0],
+        headers=lambda: {"Authorization": "Bearer local-user-token"},
+        remote=remote,
+    )
+    here = await tools.call(ListArgs(), None)
+    server[0] = Found("http://127.0.0.1:2024")
+    there = await tools.call(ListArgs(), None)
+    server[0] = None
+    here_again = await tools.call(ListArgs(), None)
+    assert [getattr(out, "text", None) for out in (here, there, here_again)] == [
+        "ok",
+        "from http://127.0.0.1:2024",
+        "ok",
+    ]
+    assert len(local.calls) == 2
+    assert remotes[0].headers == {"Authorization": "Bearer local-user-token"}

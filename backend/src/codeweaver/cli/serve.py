@@ -93,6 +93,6 @@ def client_links(url: str, *, studio: bool) -> list[str]:
     return [
         studio_line,
         f"agent-chat-ui: {AGENT_CHAT_UI_URL.format(url=url)} · {token_field}",
-        f"MCP (coding agents): {url}/mcp · tool ask_codeweaver · header "
-        "Authorization: Bearer <codeweaver token>",
+        f"MCP (coding agents): {url}/mcp · tools ask, search_docs, list_libraries · header "
+        "Authorization: Bearer <codeweaver token> (or run `codeweaver mcp` over stdio)",
     ]

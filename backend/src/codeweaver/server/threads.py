@@ -644,7 +644,9 @@ def dev_server_config(config: Path, data_dir: Path | None = None, *, studio: boo
     # `langgraph.json` may carry checkpointer settings without a path of its own (the serde
     # allow-list that deployments read): they are kept, and the path is added.
     raw["checkpointer"] = {"path": CHECKPOINTER_PATH, **named}
-    raw["http"] = {"app": HTTP_APP_PATH, **(raw.get("http") or {})}
+    # The development app, whatever app `langgraph.json` names for a deployment: it has the
+    # deployment's routes and the middleware above.
+    raw["http"] = {**(raw.get("http") or {}), "app": HTTP_APP_PATH}
     env = raw.get("env") or {}
     if not isinstance(env, dict):
         raise ValueError(f"{config}: `env` must be a mapping (not a file) for `codeweaver serve`")

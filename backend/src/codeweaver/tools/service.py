@@ -10,6 +10,7 @@ packs directly. No argument of any tool can name another tenant.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -51,6 +52,7 @@ class LocalTools:
         packs_for: PacksFor | None = None,
         prepare: Callable[[], object] | None = None,
         after_call: Callable[[], Awaitable[None]] | None = None,
+        concurrency: int | None = None,
     ) -> None:
         """Bind the collaborators; each is built on first use.
 
@@ -63,6 +65,7 @@ class LocalTools:
             prepare: Runs once, off the event loop, before the first call (`codeweaver mcp`
                 makes the data directory private).
             after_call: Runs after each call (`codeweaver mcp` lets go of the store).
+            concurrency: How many calls run at once; more wait their turn. None: no bound.
         """
         self._context = context
         self._ask_graph = ask_graph
@@ -72,6 +75,8 @@ class LocalTools:
         self._graph: CompiledStateGraph[Any, Any, Any, Any] | None = None
         self._lock = asyncio.Lock()
         self._prepared = False
+        self._concurrency = concurrency
+        self._slots: asyncio.Semaphore | None = None
 
     async def prepared(self) -> None:
         """Run `prepare` once."""
@@ -128,6 +133,12 @@ class LocalTools:
     async def call(self, arguments: ToolArgs, identity: str | None) -> ToolOutput:
         """Run one checked call as `identity` (None: the local user, the context's tenant)."""
         await self.prepared()
+        if self._concurrency is not None and self._slots is None:
+            self._slots = asyncio.Semaphore(self._concurrency)
+        async with self._slots or contextlib.nullcontext():
+            return await self._run(arguments, identity)
+
+    async def _run(self, arguments: ToolArgs, identity: str | None) -> ToolOutput:
         try:
             if isinstance(arguments, AskArgs):
                 return await self.ask(arguments, identity)

@@ -218,6 +218,7 @@ class StdioTools:
         *,
         find_server: ServerFinder,
         headers: Callable[[], dict[str, str]],
+        remote: Callable[[str, dict[str, str]], Tools] = RemoteTools,
     ) -> None:
         """Bind the local tools and how to find a server.
 
@@ -225,10 +226,12 @@ class StdioTools:
             local: The tools run in this process.
             find_server: The running server of the data directory, or None.
             headers: The headers that authenticate the local user to that server.
+            remote: The tools of the server at a URL, called with those headers.
         """
         self.local = local
         self._find_server = find_server
         self._headers = headers
+        self._remote = remote
         self._announced: str | None = None
 
     async def call(
@@ -245,7 +248,7 @@ class StdioTools:
                 logger.warning("tools run in this process")
         if server is None:
             return await self.local.call(arguments, identity)
-        return await RemoteTools(server.url, self._headers()).call(arguments, identity)
+        return await self._remote(server.url, self._headers()).call(arguments, identity)
 
     async def warm_up(self) -> None:
         """Load the local tools ahead of the first call, unless a server will answer it."""
