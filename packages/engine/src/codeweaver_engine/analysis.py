@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from codeweaver_engine.language.cues import cue
 from codeweaver_engine.language.intent import classify_intent
 from codeweaver_engine.language.pointing import POINTS_AT_THREAD, WANTS_CODE
 from codeweaver_engine.language.prose import is_code_line, prose_only
@@ -21,20 +22,9 @@ from codeweaver_runtime import Embedder
 from codeweaver_runtime.chat import text_of
 from codeweaver_schema import Analysis, QuestionType
 
-_FOLLOW_UP = re.compile(
-    r"^(can|could) you (explain|elaborate|clarify|expand|show|give)|^(explain|elaborate|clarify)"
-    r"|more detail|in more depth|\b(an|another) example\b|what do you mean|what does that mean"
-    r"|you (said|mentioned|wrote)|your (answer|example|code)|the (above|previous|last) "
-    r"(answer|example|code|one)|why (is|does|did|would) (that|it|this)|예시|예제|자세히|무슨 뜻"
-    r"|그게|그건|왜 그런",
-    re.IGNORECASE,
-)
-_FROM_SOURCES = re.compile(
-    r"\bexamples?\b|\bcode\b|\bsnippet\b|\bsample\b|\bshow me\b|\bshow (an?|the|some)\b"
-    r"|\belaborate|\bexplain\b|more detail|in more depth|\bclarify|what do you mean"
-    r"|what does (that|it|this) mean|\brephrase|\bsimpler\b|예시|예제|코드|자세히|무슨 뜻|설명",
-    re.IGNORECASE,
-)
+_FOLLOW_UP = cue("follow_up")
+"""A turn that refers back to the previous answer ("can you explain", "another example")."""
+_FROM_SOURCES = cue("from_sources")
 """Follow-ups the earlier answer's sources can answer: an example, more explanation."""
 _GREETING = re.compile(
     r"^(hi|hello|hey|dear \w+|please|pls|quick question|question)[,!:.]?\s+|"
@@ -89,10 +79,6 @@ _NOT_CALLS = frozenset(
         *("lambda", "int", "str", "len", "self", "this", "new", "try", "except", "pass"),
         *("none", "null", "true", "false"),
     }
-)
-CODE_ONLY_NOTICE = (
-    "Your message has code but no question, so I looked up what the code uses. Ask a question "
-    "about it (what fails, what you expect) for a more specific answer."
 )
 _PERSONAL_CODE = re.compile(r"```|Traceback \(most recent call last\)|^\s{4}\S", re.MULTILINE)
 

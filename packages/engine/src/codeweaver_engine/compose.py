@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,6 +40,7 @@ from codeweaver_engine.markup import grid_table_rows, rst_roles
 from codeweaver_engine.packs import DOCS_VERSION
 from codeweaver_engine.packs.retrieval import is_reference
 from codeweaver_engine.scope import scope_of
+from codeweaver_engine.strings import texts
 from codeweaver_runtime import Embedder
 from codeweaver_schema import Analysis, Answer, Citation, ErrorRecord, Evidence, LocalMeta
 from codeweaver_schema.render import escape_markdown
@@ -80,7 +82,7 @@ _TABLE_BORDER = re.compile(r"^\s*[+|]?[-=+]{3,}[-=+|\s]*$")
 _SIMPLE_TABLE_ROW = re.compile(r"^(\S.*?\S) {3,}(\S.*)$")
 _DOUBLE_BACKTICK = re.compile(r"``([^`]+)``")
 _FOOTNOTE = re.compile(r"\(\d+\)")
-_WORD = re.compile(r"[A-Za-z가-힣]{2,}")
+_WORD = re.compile(r"[A-Za-z\uac00-\ud7a3]{2,}")
 _CONTINUES = re.compile(
     r"^(?:This|These|That|Those|Such|Otherwise|However|Then|Here|If (?:set|so|not|omitted)"
     r"|In (?:this|that|which|either) case)\b"
@@ -88,49 +90,6 @@ _CONTINUES = re.compile(
 """Openings of a sentence that leans on the one before it: quoted alone it misleads."""
 _VERSION_NOTE = re.compile(r"^(New in version|Changed in version|Deprecated since version)")
 _EXCEPTION_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\b")
-OFFLINE_NOTE = {
-    "en": "_Answered offline, without a language model: quoted from the sources cited._",
-    "ko": "_언어 모델 없이 오프라인으로 답변했습니다. 아래 내용은 인용한 출처에서 그대로 "
-    "가져온 것입니다 (출처는 영어입니다)._",
-}
-DOCS_NOTE = {
-    "en": "_The Python documentation quoted is version {docs}; you are running Python {running}, "
-    "so check the {running} documentation for changes._",
-    "ko": "_인용한 파이썬 문서는 {docs} 버전입니다. 실행 중인 파이썬은 {running}이므로 "
-    "{running} 문서에서 바뀐 점을 확인하세요._",
-}
-HEADINGS: dict[str, dict[str, str]] = {
-    "en": {
-        "use": "Use",
-        "example": "Example",
-        "also": "Also",
-        "from": "From",
-        "cause": "What the error means",
-        "fix": "Fix",
-        "verify": "Check",
-        "verify_text": "Run the failing code again after the change; the error should be gone.",
-        "no_fix": "I found no fix for it in the sources I searched: ask with the code that "
-        "raises it, or add a source (a model, the web sources, `codeweaver ingest`).",
-        "review": "Notes from the documentation on what your code uses",
-    },
-    "ko": {
-        "use": "사용할 API",
-        "example": "예제",
-        "also": "다른 방법",
-        "from": "출처",
-        "cause": "오류의 의미",
-        "fix": "해결 방법",
-        "verify": "확인",
-        "verify_text": "수정한 뒤 실패하던 코드를 다시 실행해 오류가 사라졌는지 확인하세요.",
-        "no_fix": "검색한 출처에서 해결 방법을 찾지 못했습니다. 오류를 일으키는 코드와 함께 "
-        "다시 질문하거나 출처를 추가하세요 (모델, 웹 출처, `codeweaver ingest`).",
-        "review": "코드가 사용하는 API에 대한 문서 내용",
-    },
-}
-
-
-def _headings(language: str) -> dict[str, str]:
-    return HEADINGS.get(language, HEADINGS["en"])
 
 
 def offline_note(
@@ -144,11 +103,11 @@ def offline_note(
             it cites the bundled documentation and `running` is another version.
         running: The running Python's `major.minor`; default: this interpreter's.
     """
-    note = OFFLINE_NOTE.get(language, OFFLINE_NOTE["en"])
+    said = texts(language, "answer")
+    note = said["offline_note"]
     running = running or f"{sys.version_info.major}.{sys.version_info.minor}"
     if evidence and running != DOCS_VERSION and any(is_reference(e) for e in evidence):
-        template = DOCS_NOTE.get(language, DOCS_NOTE["en"])
-        note += "\n" + template.format(docs=DOCS_VERSION, running=running)
+        note += "\n" + said["docs_note"].format(docs=DOCS_VERSION, running=running)
     return note
 
 
@@ -413,8 +372,9 @@ class _Draft:
     cites: _Citations
 
     @property
-    def h(self) -> dict[str, str]:
-        return _headings(self.language)
+    def said(self) -> Mapping[str, str]:
+        """The answer's headings in the user's language."""
+        return texts(self.language, "answer")
 
 
 def _api_evidence(evidence: list[Evidence]) -> list[tuple[int, str]]:
@@ -426,7 +386,7 @@ def _api_evidence(evidence: list[Evidence]) -> list[tuple[int, str]]:
 
 
 async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
-    h, evidence = draft.h, draft.evidence
+    said, evidence = draft.said, draft.evidence
     primary = evidence[item]
     signatures, description = _api_parts(primary)
     mark = draft.cites.cite(item)
@@ -439,17 +399,17 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
         MAX_SENTENCES - 1,
         explained=" ".join([api.replace(".", " "), *lead]),
     )
-    out = [f"**{h['use']} `{api}`** {mark}", "", "```python", *signatures[:3], "```"]
+    out = [f"**{said['use']} `{api}`** {mark}", "", "```python", *signatures[:3], "```"]
     if lead or more:
         out += ["", " ".join([*lead, *more]) + f" {mark}"]
     example = await _example_for(draft, item, api)
     if example is not None:
         where, block = example
-        out += ["", f"**{h['example']}** {draft.cites.cite(where)}", "```python", block, "```"]
+        out += ["", f"**{said['example']}** {draft.cites.cite(where)}", "```python", block, "```"]
     for other, other_api in _alternatives(evidence, item, api, draft.basis):
         other_signatures, other_description = _api_parts(evidence[other])
         summary = sentences_of(evidence[other].model_copy(update={"content": other_description}))
-        line = f"**{h['also']}:** `{other_signatures[0] if other_signatures else other_api}`"
+        line = f"**{said['also']}:** `{other_signatures[0] if other_signatures else other_api}`"
         if summary:
             line += f" — {summary[0]}"
         out += ["", f"{line} {draft.cites.cite(other)}"]
@@ -557,20 +517,20 @@ def _alternatives(
 
 
 async def _compose_passage(draft: _Draft, item: int) -> list[str]:
-    h, evidence = draft.h, draft.evidence
+    said, evidence = draft.said, draft.evidence
     chosen = evidence[item]
     mark = draft.cites.cite(item)
     sentences = await _best_sentences(
         draft.basis, sentences_of(chosen), draft.embedder, MAX_SENTENCES, explained=chosen.title
     )
-    out = [f"**{h['from']}:** {_title(chosen)} {mark}"]
+    out = [f"**{said['from']}:** {_title(chosen)} {mark}"]
     if sentences:
         out += ["", *(f"> {s} {mark}" for s in sentences)]
     blocks = [b for b in code_blocks(chosen.content) if not addresses_assistant(b)]
     if blocks:
         pool = [(block, _lead_in(chosen.content, block)) for block in blocks]
         block = blocks[await _best_example(draft, pool, draft.basis, chosen.title)]
-        out += ["", f"**{h['example']}** {mark}", "```python", _example(block), "```"]
+        out += ["", f"**{said['example']}** {mark}", "```python", _example(block), "```"]
     return out
 
 
@@ -593,7 +553,7 @@ async def _compose_debugging(draft: _Draft, exception: str, floor: float) -> lis
     exception. The fix is only quoted from an item that reaches the floor; without one the
     answer says what the error means and how to check, and does not guess a fix.
     """
-    h, evidence = draft.h, draft.evidence
+    said, evidence = draft.said, draft.evidence
     entry = _exception_entry(evidence, exception)
     if entry is None:
         return None
@@ -602,20 +562,20 @@ async def _compose_debugging(draft: _Draft, exception: str, floor: float) -> lis
     meaning = sentences_of(evidence[item].model_copy(update={"content": description}))[:2]
     if not meaning:
         return None
-    out = [f"**{h['cause']}:** `{api}` — {' '.join(meaning)} {draft.cites.cite(item)}"]
+    out = [f"**{said['cause']}:** `{api}` — {' '.join(meaning)} {draft.cites.cite(item)}"]
     rest = [i for i in range(len(evidence)) if i != item and _relevance(evidence[i]) >= floor]
     if rest:
         fix = rest[0]
         meta = evidence[fix].meta
         other_api = meta.api if isinstance(meta, LocalMeta) else None
-        out += ["", f"**{h['fix']}**", ""]
+        out += ["", f"**{said['fix']}**", ""]
         if other_api:
             out += await _compose_api(draft, fix, other_api)
         else:
             out += await _compose_passage(draft, fix)
-        out += ["", f"**{h['verify']}:** {h['verify_text']}"]
+        out += ["", f"**{said['verify']}:** {said['verify_text']}"]
     else:
-        out += ["", f"**{h['fix']}:** {h['no_fix']}"]
+        out += ["", f"**{said['fix']}:** {said['no_fix']}"]
     return out
 
 
@@ -695,7 +655,7 @@ async def extractive_answer(
         api = ranked[0].meta.api if isinstance(ranked[0].meta, LocalMeta) else None
         body = await _compose_api(draft, 0, api) if api else await _compose_passage(draft, 0)
         if analysis.intent == "code_review":
-            body = [f"**{draft.h['review']}**", "", *body]
+            body = [f"**{draft.said['review']}**", "", *body]
     return Answer(
         text="\n".join([offline_note(language, draft.cites.cited()), "", *body]).strip(),
         citations=draft.cites.build(),

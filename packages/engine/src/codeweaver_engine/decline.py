@@ -10,9 +10,11 @@ ready to post on Stack Overflow. A decline cites nothing and is never cached.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from codeweaver_engine.language.words import collapse_whitespace, truncate
 from codeweaver_engine.packs import DOCS_VERSION
+from codeweaver_engine.strings import texts
 from codeweaver_schema import (
     SOURCE_LABELS,
     Analysis,
@@ -27,73 +29,6 @@ from codeweaver_schema.render import escape_markdown
 _ROUND = re.compile(r"^round \d+: ")
 MAX_NEAREST = 3
 """How many of the closest pages a decline below the relevance floor names."""
-
-TEXTS: dict[str, dict[str, str]] = {
-    "en": {
-        "not_found": "**I could not find an answer to this in the sources I searched, so I will "
-        "not guess.**",
-        "out_of_scope": "**This looks like a question about {topic}, which my offline sources "
-        "do not cover**: they hold the Python {version} documentation (the standard library) and "
-        "the documents you ingest.",
-        "third_party": "**This looks like a question about {topic}, a Python library outside the "
-        "standard library**: my offline sources hold the Python {version} documentation only, and "
-        "the documents you ingest.",
-        "searched": "Searched",
-        "nearest": "Closest, but not an answer (read them yourself)",
-        "not_searched": "Not searched",
-        "local": "the Python {version} documentation and your ingested documents",
-        "next": "What you can do",
-        "model": "Set a model for answers beyond quoting: `OPENAI_API_KEY`, a local server "
-        "(Ollama, vLLM, llama.cpp, LM Studio) with `OPENAI_BASE_URL`, or `GOOGLE_API_KEY`.",
-        "keys": "Add the web sources: Stack Overflow works online without a key "
-        "(`STACKEXCHANGE_KEY` raises its quota), GitHub code needs `GITHUB_TOKEN`, official web "
-        "docs need `TAVILY_API_KEY`.",
-        "ingest": "Index your own documentation: `codeweaver ingest PATH`.",
-        "draft": "Ask on Stack Overflow; a draft to fill in:",
-        "title": "Title",
-        "tried": "What I tried",
-        "tried_text": "(the code or commands you ran, and what happened)",
-        "example": "Minimal example",
-        "example_text": "# the smallest code that shows the problem",
-        "expected": "Expected",
-        "expected_text": "(what you expected instead, and the exact error message if any)",
-        "skipped": "skipped",
-        "failed": "failed",
-    },
-    "ko": {
-        "not_found": "**검색한 출처에서 이 질문의 답을 찾지 못했습니다. 추측하지 않겠습니다.**",
-        "out_of_scope": "**{topic}에 관한 질문으로 보입니다. 오프라인 출처에는 없는 내용입니다**: "
-        "오프라인 출처는 파이썬 {version} 문서(표준 라이브러리)와 직접 추가한 문서뿐입니다.",
-        "third_party": "**표준 라이브러리 밖의 파이썬 라이브러리인 {topic}에 관한 질문으로 "
-        "보입니다**: 오프라인 출처는 파이썬 {version} 문서와 직접 추가한 문서뿐입니다.",
-        "searched": "검색한 곳",
-        "nearest": "가장 가까웠지만 답은 아닌 문서 (직접 읽어 보세요)",
-        "not_searched": "검색하지 못한 곳",
-        "local": "파이썬 {version} 문서와 직접 추가한 문서",
-        "next": "할 수 있는 일",
-        "model": "인용을 넘어선 답변이 필요하면 모델을 설정하세요: `OPENAI_API_KEY`, "
-        "`OPENAI_BASE_URL`로 로컬 서버(Ollama, vLLM, llama.cpp, LM Studio), 또는 "
-        "`GOOGLE_API_KEY`.",
-        "keys": "웹 출처 추가: Stack Overflow는 온라인이면 키 없이 동작하고(`STACKEXCHANGE_KEY`는 "
-        "할당량을 늘립니다), GitHub 코드는 `GITHUB_TOKEN`, 공식 웹 문서는 `TAVILY_API_KEY`가 "
-        "필요합니다.",
-        "ingest": "직접 가진 문서를 추가하세요: `codeweaver ingest 경로`.",
-        "draft": "Stack Overflow에 질문하세요. 채워 넣을 초안:",
-        "title": "제목",
-        "tried": "시도한 것",
-        "tried_text": "(실행한 코드나 명령, 그리고 그 결과)",
-        "example": "최소 예제",
-        "example_text": "# 문제를 보여 주는 가장 작은 코드",
-        "expected": "기대한 결과",
-        "expected_text": "(대신 기대한 결과, 오류가 있다면 정확한 오류 메시지)",
-        "skipped": "건너뜀",
-        "failed": "실패",
-    },
-}
-
-
-def _texts(language: str) -> dict[str, str]:
-    return TEXTS.get(language, TEXTS["en"])
 
 
 def _reason(record: ErrorRecord) -> str:
@@ -112,7 +47,7 @@ def source_lines(
         language: The user's language.
         skipped_only: Leave out sources that failed (a warning tells those), keep the skipped.
     """
-    t = _texts(language)
+    t = texts(language, "decline")
     missing: dict[SourceName, str] = {}
     for record in errors:
         if record.source is None or record.source in missing or record.kind == "input":
@@ -145,7 +80,7 @@ def _nearest(evidence: list[Evidence]) -> str:
     return "; ".join(shown)
 
 
-def _draft(question: str, t: dict[str, str]) -> list[str]:
+def _draft(question: str, t: Mapping[str, str]) -> list[str]:
     # The question is shown back as text: markup or HTML in it must not render.
     title = escape_markdown(truncate(collapse_whitespace(question), 150))
     return [
@@ -183,7 +118,7 @@ def decline(
         nearest: The evidence that came closest, best first, when it was below the floor: named
             (title and address, not quoted) so the user knows where to read.
     """
-    t = _texts(analysis.language)
+    t = texts(analysis.language, "decline")
     if reason == "out_of_scope":
         lead = t["third_party" if third_party else "out_of_scope"].format(
             topic=topic or "another technology", version=DOCS_VERSION

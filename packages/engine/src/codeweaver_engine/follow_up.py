@@ -18,6 +18,7 @@ from codeweaver_engine.language.pointing import WANTS_CODE
 from codeweaver_engine.packs.index import DocHit, call_keys, use_key
 from codeweaver_engine.packs.retrieval import evidence_in_context, evidence_of
 from codeweaver_engine.packs.shelf import Shelf
+from codeweaver_engine.strings import texts
 from codeweaver_schema import Citation
 
 MAX_SENTENCES = 3
@@ -25,28 +26,6 @@ _ANSWER_CODE = re.compile(
     r"(?:\[(\d{1,3})\][^\n]*\n)?```[^\n]*\n(.*?)```[ \t]*(?:\n?\[(\d{1,3})\])?", re.DOTALL
 )
 """A code block of an earlier answer, with the citation marker that heads or follows it."""
-TEXTS = {
-    "en": {
-        "intro": "Following up on my previous answer:",
-        "example": "An example from the documentation",
-        "more": "More from the same sources",
-        "nothing": "The sources of my previous answer hold nothing more on this. Ask it as a "
-        "full question and I will search again.",
-        "none": "There is no earlier answer in this conversation to follow up on.",
-    },
-    "ko": {
-        "intro": "이전 답변에 이어서:",
-        "example": "문서에 있는 예제",
-        "more": "같은 출처의 추가 설명",
-        "nothing": "이전 답변의 출처에는 이에 대한 내용이 더 없습니다. 완전한 질문으로 다시 "
-        "물어보시면 새로 검색하겠습니다.",
-        "none": "이 대화에는 이어서 답할 이전 답변이 없습니다.",
-    },
-}
-
-
-def _texts(language: str) -> dict[str, str]:
-    return TEXTS.get(language, TEXTS["en"])
 
 
 def _cited_units(shelf: Shelf, citations: list[Citation]) -> list[tuple[Citation, DocHit]]:
@@ -74,7 +53,7 @@ def follow_up_answer(
         language: The user's language.
         shelf: The documentation packs in use, to read the cited units again.
     """
-    t = _texts(language)
+    t = texts(language, "follow_up")
     note = offline_note(language)
     if previous_text is None:
         return f"{note}\n\n{t['none']}", []

@@ -9,17 +9,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from codeweaver_engine.language.cues import alternatives
 from codeweaver_engine.language.pointing import CONTINUES_QUESTION
 from codeweaver_engine.language.prose import prose_only
 from codeweaver_engine.language.words import collapse_whitespace, content_words
 
 _NUMBERED = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|[-*•]|Q\d{1,2}[:.)]|[a-z][.)])\s+", re.IGNORECASE)
 _QUESTION_END = re.compile(r"[?？](?=\s|$|[\"')\]])")
-_SEPARATORS = re.compile(
-    r"\s*(?:\band also\b|\balso,|\badditionally,|\bsecondly,|\bthirdly,|\bplus,|"
-    r"\bas well as that\b|그리고\s|또한\s|또\s)\s*",
-    re.IGNORECASE,
-)
+_SEPARATORS = re.compile(rf"\s*(?:{alternatives('question_separators')})\s*", re.IGNORECASE)
 # A new WH question after a comma or "and": "..., and how do I sort a dict?". Relative
 # pronouns ("which", "where") are left out: "a file, which is large" is one question.
 _CLAUSE_BREAK = re.compile(
@@ -29,10 +26,9 @@ _CLAUSE_BREAK = re.compile(
 )
 _INLINE_NUMBER = re.compile(r"(?:^|(?<=\s))\(?(\d{1,2})[.)](?=\s)")
 _CODE_SYMBOLS = re.compile(r"[=<>{}]|\+\+|--|\b(?:var|let|int|const)\s+\w")
-# Korean questions often end without "?": these endings and words ask something.
-_KOREAN_QUESTION = re.compile(
-    r"(어떻게|무엇|뭐|뭔|왜|언제|어디|어느|방법|차이|알려|설명|가요|나요|까요|니까|인가|는지|할까)"
-)
+# Korean questions often end without "?": these endings and words ask something (the cue
+# files' `question_words`).
+_KOREAN_QUESTION = re.compile(f"({alternatives('question_words')})")
 _LEADING_FILLER = re.compile(r"^(?:(?:and|also|then|or|plus|but|so)\b[\s,]*)+", re.IGNORECASE)
 _WH_START = re.compile(
     r"^(how|what|why|when|where|which|who|is|are|can|could|should|does|do|did|will|would|"

@@ -14,7 +14,7 @@ import re
 import sys
 from dataclasses import dataclass
 
-_PYTHON = re.compile(r"\bpython\s*\d?(\.\d+)?\b|\bpy3?\b|\bcpython\b|파이썬|\.py\b", re.IGNORECASE)
+from codeweaver_engine.technologies import technologies
 
 # A standard-library API in code form (`os.system()`, `import shutil`) says the question is
 # about Python even when it also names another tool ("make os.system() use bash").
@@ -24,89 +24,18 @@ _MODULES = [m for m in sys.stdlib_module_names if not m.startswith("_") and m no
 _STDLIB = "|".join(sorted(_MODULES, key=len))
 _STDLIB_CODE = re.compile(rf"\b(?:{_STDLIB})\.[A-Za-z_]\w*|\bimport\s+(?:{_STDLIB})\b")
 
-# Another language, tool or platform, by the names people write it with. Case-sensitive where a
-# name is also an English word ("Go", "Rust" as a language, not "rust stains").
-_OTHER = (
-    (
-        "JavaScript",
-        r"(?i:\bjavascript\b|\bnode\.?js\b|\bnpm\b|\byarn\b|\bjquery\b|\becmascript\b)|\bJS\b"
-        # A browser's or Node's error text, and the files of an npm project.
-        r"|\bUncaught \w*Error\b|(?i:cannot read propert(?:y|ies) of (?:null|undefined))"
-        r"|\bis not a function\b|\bconsole\.log\b|\bdocument\.\w+|\baddEventListener\b"
-        r"|\bpackage(?:-lock)?\.json\b|\bnode_modules\b|자바스크립트",
-    ),
-    ("TypeScript", r"(?i:\btypescript\b)|\bTS\b|타입스크립트"),
-    ("React", r"(?i:\breact(\.js|js)?\b(?! to)|\buseEffect\b|\buseState\b|\bJSX\b)|리액트"),
-    ("Vue", r"\bVue(\.js)?\b"),
-    ("Angular", r"\bAngular(JS)?\b"),
-    ("Rust", r"\bRust\b|(?i:\bcargo\b|\brustc\b)|러스트"),
-    (
-        "Go",
-        r"(?i:\bgolang\b)|\b(in|with|using) Go\b|고랭"
-        r"|\bGo(?:'s)?\s+(code|program|map|slice|struct|module|routine)s?\b",
-    ),
-    (
-        "Java",
-        r"\bJava\b(?!\s*[Ss]cript)|자바(?!스크립트)"
-        r"|(?i:\bjvm\b|\bmaven\b|\bgradle\b|\bspring boot\b|\bArrayList\b|\bHashMap\b)",
-    ),
-    ("Kotlin", r"(?i:\bkotlin\b)|코틀린"),
-    ("C#", r"(?i:\bC#|\bcsharp\b|\.net\b|\basp\.net\b)|씨샵"),
-    ("C++", r"(?i:\bC\+\+|\bcpp\b|\bstd::)"),
-    ("Swift", r"\bSwift(UI)?\b|\bXcode\b"),
-    ("PHP", r"(?i:\bphp\b|\blaravel\b)"),
-    ("Ruby", r"(?i:\bruby\b|\brails\b)"),
-    (
-        "SQL",
-        r"(?i:\bpostgres(ql)?\b|\bmysql\b|\bmariadb\b|\bsql server\b|\boracle db\b"
-        r"|\bt-sql\b|\bpl/sql\b|\b(left|right|inner|outer) join\b|\bgroup by\b)",
-    ),
-    ("Git", r"(?i:\bgit\b|\bgithub actions\b)|깃허브"),
-    ("Docker", r"(?i:\bdocker(file)?\b|\bdocker-compose\b)|도커"),
-    ("Kubernetes", r"(?i:\bkubernetes\b|\bkubectl\b|\bk8s\b|\bhelm chart)|쿠버네티스"),
-    (
-        "the shell",
-        r"(?i:\bbash\b|\bzsh\b|\bpowershell\b|\bshell script\b|\bsed\b|\bawk\b|\bgrep\b)|배시",
-    ),
-    ("CSS", r"(?i:\bcss\b|\bflexbox\b|\bdiv\b)"),
-    ("Excel", r"(?i:\bexcel\b|\bvba\b)|엑셀"),
-    ("Android", r"(?i:\bandroid\b)|안드로이드"),
-    ("iOS", r"\biOS\b"),
-    ("MATLAB", r"(?i:\bmatlab\b)"),
-    ("R", r"\bin R\b|\bR's\b|\bdplyr\b|\bggplot2?\b"),
+# The technologies whose names the scope check reads (`data/technologies.toml`): a third-party
+# Python library is out of scope even in a Python question; Python itself (the covered entries)
+# puts a question in scope; any other named technology puts it out unless Python is named too.
+_LIBRARY_PATTERNS = tuple(
+    (t.name, t.scope) for t in technologies() if t.scope and t.kind == "python-library"
 )
-_OTHER_PATTERNS = tuple((name, re.compile(pattern)) for name, pattern in _OTHER)
-
-# Third-party Python libraries: Python, but not in the standard library's documentation.
-_LIBRARIES = (
-    ("pandas", r"(?i:\bpandas\b|\bdataframe\b|\bpd\.\w+)|판다스"),
-    ("NumPy", r"(?i:\bnumpy\b|\bnp\.\w+|\bndarray\b)|넘파이"),
-    ("Django", r"(?i:\bdjango\b)|장고"),
-    ("Flask", r"(?i:\bflask\b)|플라스크"),
-    ("FastAPI", r"(?i:\bfastapi\b)"),
-    (
-        "requests",
-        r"(?i:\brequests\.(get|post|put|delete|session)\b|\bpython-requests\b"
-        r"|\brequests library\b)",
-    ),
-    ("matplotlib", r"(?i:\bmatplotlib\b|\bpyplot\b|\bplt\.\w+)"),
-    ("SciPy", r"(?i:\bscipy\b)"),
-    ("scikit-learn", r"(?i:\bscikit-learn\b|\bsklearn\b)"),
-    ("TensorFlow", r"(?i:\btensorflow\b|\bkeras\b)"),
-    ("PyTorch", r"(?i:\bpytorch\b|\btorch\.\w+)"),
-    ("Beautiful Soup", r"(?i:\bbeautiful ?soup\b|\bbs4\b)"),
-    ("Selenium", r"(?i:\bselenium\b)"),
-    ("SQLAlchemy", r"(?i:\bsqlalchemy\b)"),
-    ("pydantic", r"(?i:\bpydantic\b)"),
-    ("boto3", r"(?i:\bboto3?\b)"),
-    ("OpenCV", r"(?i:\bopencv\b|\bcv2\b)"),
-    ("Pillow", r"(?i:\bpillow\b|\bPIL\b)"),
-    ("Tornado or Twisted", r"(?i:\btornado\b|\btwisted\b)"),
-    ("pygame", r"(?i:\bpygame\b)"),
-    ("PyQt", r"(?i:\bpyqt\d?\b|\bpyside\d?\b)"),
-    ("Scrapy", r"(?i:\bscrapy\b)"),
+_COVERED_PATTERNS = tuple(t.scope for t in technologies() if t.scope and t.covered)
+_OTHER_PATTERNS = tuple(
+    (t.name, t.scope)
+    for t in technologies()
+    if t.scope and not t.covered and t.kind != "python-library"
 )
-_LIBRARY_PATTERNS = tuple((name, re.compile(pattern)) for name, pattern in _LIBRARIES)
 
 
 @dataclass(frozen=True)
@@ -124,7 +53,9 @@ class Scope:
     third_party: bool = False
 
 
-_SCRIPT_SEAM = re.compile(r"(?<=[A-Za-z0-9])(?=[가-힣])|(?<=[가-힣])(?=[A-Za-z0-9])")
+_SCRIPT_SEAM = re.compile(
+    r"(?<=[A-Za-z0-9])(?=[\uac00-\ud7a3])|(?<=[\uac00-\ud7a3])(?=[A-Za-z0-9])"
+)
 
 
 def scope_of(question: str) -> Scope:
@@ -134,7 +65,7 @@ def scope_of(question: str) -> Scope:
     for name, pattern in _LIBRARY_PATTERNS:
         if pattern.search(question):
             return Scope(covered=False, topic=name, third_party=True)
-    if _PYTHON.search(question) or _STDLIB_CODE.search(question):
+    if any(p.search(question) for p in _COVERED_PATTERNS) or _STDLIB_CODE.search(question):
         return Scope(covered=True)
     for name, pattern in _OTHER_PATTERNS:
         if pattern.search(question):

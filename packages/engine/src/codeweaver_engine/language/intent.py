@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from codeweaver_engine.language.cues import cue
 from codeweaver_engine.language.korean import english_gloss
 from codeweaver_engine.language.prose import prose_only
 from codeweaver_engine.language.script import detect_language
@@ -16,23 +16,10 @@ from codeweaver_schema import Intent
 if TYPE_CHECKING:
     from codeweaver_runtime import Embedder
 
-_DEBUGGING = re.compile(
-    r"traceback|stack ?trace|\b\w+(error|exception)\b|\berror\b|\bexception\b|\bfail(s|ed|ing)?\b"
-    r"|\bcrash(es|ed)?\b|\bbug\b|\bbroken\b|doesn'?t work|not working|\braises?\b|segfault"
-    r"|\bhangs?\b|unexpected(ly)?|wrong (output|result)|에러|오류|예외|작동하지|안 ?돼",
-    re.IGNORECASE,
-)
-_CODE_REVIEW = re.compile(
-    r"\breview\b|\brefactor|\bimprove (this|my)\b|is (this|my) (code )?(good|ok|okay|correct|"
-    r"idiomatic|pythonic|clean)|code smell|\bcritique\b|feedback on (this|my)|리뷰|개선",
-    re.IGNORECASE,
-)
+_DEBUGGING = cue("debugging")
+_CODE_REVIEW = cue("code_review")
 
-_POINTS_AT_CODE = re.compile(
-    r"\b(this|my|the following|attached|below)\s+(code|function|implementation|class|method|"
-    r"script|snippet|program|loop|module)\b|이 코드|제 코드|내 코드|이 함수",
-    re.IGNORECASE,
-)
+_POINTS_AT_CODE = cue("points_at_code")
 
 INTENT_PROTOTYPES: dict[Intent, tuple[str, ...]] = {
     "debugging": (

@@ -1,8 +1,9 @@
-"""Korean questions read in English: the programming glossary and the reading that uses it."""
+"""Korean questions read in English: the Korean vocabulary and the glossing that uses it."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -11,19 +12,77 @@ from codeweaver_engine.language.words import STOPWORDS
 
 _LATIN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*[A-Za-z0-9_]|[A-Za-z]|\d+(?:\.\d+)*")
 
-GLOSSARY_FILE = Path(__file__).parents[1] / "data" / "korean_glossary.tsv"
-"""Korean programming vocabulary by stem, with English search terms (see the file's header)."""
+VOCABULARY_FILE = Path(__file__).parents[1] / "data" / "korean.tsv"
+"""The Korean vocabulary: stems, their English search terms and the cache's reading (the file's
+header says the format)."""
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+class VocabularyError(ValueError):
+    """The vocabulary file is malformed; the message names the line."""
+
+
+@dataclass(frozen=True)
+class KoreanWord:
+    """One entry of the Korean vocabulary.
+
+    Attributes:
+        stem: The word without its particles and endings.
+        search_terms: The English terms a question is searched with; empty: none.
+        cache_reading: The English word the cache's guards read it as; None: they leave it.
+    """
+
+    stem: str
+    search_terms: tuple[str, ...]
+    cache_reading: str | None
+
+
+def parse_vocabulary(text: str, *, origin: str = "korean.tsv") -> list[KoreanWord]:
+    """The entries of a vocabulary file (`VOCABULARY_FILE`'s format).
+
+    Raises:
+        VocabularyError: a line without two or three columns, a stem without Hangul or that
+            appears twice, an entry no reader reads, or a cache reading of several words.
+    """
+    entries: list[KoreanWord] = []
+    seen: set[str] = set()
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        columns = line.split("\t")
+        if len(columns) not in (2, 3):
+            raise VocabularyError(f"{origin}:{number}: expected stem, search terms, cache reading")
+        stem, terms, reading = (c.strip() for c in (*columns, "")[:3])
+        if not _HANGUL.search(stem):
+            raise VocabularyError(f"{origin}:{number}: the stem {stem!r} has no Korean in it")
+        if stem in seen:
+            raise VocabularyError(f"{origin}:{number}: {stem} appears twice")
+        if not terms and not reading:
+            raise VocabularyError(f"{origin}:{number}: {stem} has no search terms and no reading")
+        if len(reading.split()) > 1:
+            raise VocabularyError(f"{origin}:{number}: the cache reads {stem} as one word")
+        seen.add(stem)
+        entries.append(KoreanWord(stem, tuple(terms.split()), reading or None))
+    return entries
+
+
+@cache
+def korean_vocabulary() -> tuple[KoreanWord, ...]:
+    """The vocabulary, read once from `VOCABULARY_FILE`."""
+    text = VOCABULARY_FILE.read_text(encoding="utf-8")
+    return tuple(parse_vocabulary(text, origin=str(VOCABULARY_FILE)))
 
 
 @cache
 def korean_glossary() -> dict[str, str]:
-    """Stem -> English terms, read once from `GLOSSARY_FILE`."""
-    glossary: dict[str, str] = {}
-    for line in GLOSSARY_FILE.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            stem, _, english = line.partition("\t")
-            glossary[stem.strip()] = english.strip()
-    return glossary
+    """Stem -> English search terms, for the stems the search reads."""
+    return {w.stem: " ".join(w.search_terms) for w in korean_vocabulary() if w.search_terms}
+
+
+@cache
+def cache_readings() -> dict[str, str]:
+    """Stem -> the English word the cache's guards read it as."""
+    return {w.stem: w.cache_reading for w in korean_vocabulary() if w.cache_reading}
 
 
 @cache
@@ -35,7 +94,7 @@ def _stems_by_first_char() -> dict[str, list[str]]:
 
 
 def _is_hangul(ch: str) -> bool:
-    return "\uac00" <= ch <= "\ud7a3"
+    return 0xAC00 <= ord(ch) <= 0xD7A3
 
 
 def english_gloss(text: str) -> str:

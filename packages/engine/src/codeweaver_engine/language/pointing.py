@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from codeweaver_engine.language.cues import cue
+
 POINTING_WORDS = ("it", "its", "that", "this", "those", "these", "they", "them")
 """Words that stand for something said before."""
 _POINTING = "|".join(POINTING_WORDS)
@@ -31,5 +33,5 @@ CONTINUES_QUESTION = re.compile(
 slow?"): it opens on a pointing word, or asks why about what was just asked. Matched at the
 clause's start."""
 
-WANTS_CODE = re.compile(r"example|code|snippet|sample|show|예시|예제|코드", re.IGNORECASE)
+WANTS_CODE = cue("wants_code")
 """A turn that asks to see code: an example, a snippet, "show me"."""

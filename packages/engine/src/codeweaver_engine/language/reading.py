@@ -23,6 +23,8 @@ from codeweaver_engine.lexicon import (
     KOREAN_ENDINGS,
     KOREAN_PARTICLES,
     KOREAN_PHRASES,
+    KOREAN_SOURCE_PARTICLES,
+    KOREAN_TARGET_PARTICLES,
     KOREAN_TERMS,
     REVERSED_PIVOTS,
     SYNONYMS,
@@ -217,8 +219,12 @@ def _korean_direction(
     """A Korean conversion: the object particle (을/를) marks the source, 로/으로 the target."""
     if not any(w in CONVERSION_VERBS for w in lowered):
         return None
-    source = content(s for s, p in zip(stems, particles, strict=True) if p in ("을", "를"))
-    target = content(s for s, p in zip(stems, particles, strict=True) if p in ("로", "으로"))
+    source = content(
+        s for s, p in zip(stems, particles, strict=True) if p in KOREAN_SOURCE_PARTICLES
+    )
+    target = content(
+        s for s, p in zip(stems, particles, strict=True) if p in KOREAN_TARGET_PARTICLES
+    )
     return (source, target) if source and target else None
 
 

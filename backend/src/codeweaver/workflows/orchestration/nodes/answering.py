@@ -46,6 +46,7 @@ from codeweaver_engine.grounding import (
     cited_numbers,
 )
 from codeweaver_engine.packs.shelf import bundled_shelf
+from codeweaver_engine.strings import texts
 from codeweaver_runtime import (
     Collaborators,
     ModelCallError,
@@ -64,12 +65,6 @@ from codeweaver_schema import (
     stable_id,
 )
 
-NOT_SEARCHED = {"en": "Not searched: ", "ko": "검색하지 못한 곳: "}
-UNGROUNDED_WARNING = "This answer could not be fully checked against its sources ({reason})."
-BUDGET_NOTICE = (
-    "This run reached its time budget of {budget:g} s, so {skipped} skipped: the answer uses "
-    "what was found by then."
-)
 _ROUND_PREFIX = re.compile(r"^round \d+: ")
 
 
@@ -79,7 +74,7 @@ def citations_for(text: str, evidence: list[Evidence]) -> list[Citation]:
     return [Citation.of(n, evidence[n - 1]) for n in used if 1 <= n <= len(evidence)]
 
 
-def failure_summary(errors: list[ErrorRecord]) -> str | None:
+def failure_summary(errors: list[ErrorRecord], language: str = "en") -> str | None:
     """A sentence naming the sources and models that failed this turn (skips are not failures).
 
     A used-up quota or rate limit is told with its reason and reset time, since the user can
@@ -98,7 +93,8 @@ def failure_summary(errors: list[ErrorRecord]) -> str | None:
         elif e.kind == "model":
             detail = model_failure(e.message)
         parts.append(f"{what} ({detail})")
-    return "Some steps failed and were worked around: " + ", ".join(dict.fromkeys(parts)) + "."
+    listed = ", ".join(dict.fromkeys(parts))
+    return texts(language, "turn")["failures"].format(failures=listed)
 
 
 def out_of_time(state: MainState, clock: Clock = wall_clock) -> bool:
@@ -107,24 +103,21 @@ def out_of_time(state: MainState, clock: Clock = wall_clock) -> bool:
     return deadline is not None and clock() >= deadline
 
 
-def budget_notice(ctx: Context, *, rewrite_skipped: bool) -> str:
+def budget_notice(ctx: Context, *, rewrite_skipped: bool, language: str = "en") -> str:
     """What the user is told when the run's time budget cut optional work short."""
-    skipped = (
-        "further searching and answer rewrites were"
-        if rewrite_skipped
-        else ("further search rounds were")
-    )
-    return BUDGET_NOTICE.format(budget=ctx.run_budget_s, skipped=skipped)
+    said = texts(language, "turn")
+    skipped = said["budget_rewrites"] if rewrite_skipped else said["budget_rounds"]
+    return said["budget"].format(budget=ctx.run_budget_s, skipped=skipped)
 
 
 def as_delivered(answer: Answer, state: MainState, grade: Grade | None = None) -> Answer:
     """The answer as the user will see it: notices first, failures and doubts as a warning."""
     warnings = [w for w in (answer.warning,) if w]
     if grade is not None and not grade.grounded and answer.citations:
-        warnings.append(UNGROUNDED_WARNING.format(reason=grade.reason))
+        warnings.append(texts(answer.language, "turn")["ungrounded"].format(reason=grade.reason))
     # A decline lists what was not searched; the warning still tells a failed model or source,
     # so a client reading `degraded` knows the decline may be the failure's doing.
-    failures = failure_summary(state.get("errors", []))
+    failures = failure_summary(state.get("errors", []), answer.language)
     if failures:
         warnings.append(failures)
     text = answer.text
@@ -134,7 +127,7 @@ def as_delivered(answer: Answer, state: MainState, grade: Grade | None = None) -
     if not answer.declined and not answer.from_cache:
         _, skipped = source_lines(state.get("errors", []), answer.language, skipped_only=True)
         if skipped:
-            text += "\n\n_" + NOT_SEARCHED.get(answer.language, NOT_SEARCHED["en"]) + skipped + "._"
+            text += "\n\n_" + texts(answer.language, "turn")["not_searched"] + skipped + "._"
     return answer.model_copy(
         update={
             "text": text,
@@ -270,7 +263,9 @@ def make_grade_node(collaborators: Collaborators) -> MainNode:
         notices = list(state.get("notices", []))
         rewrite_skipped = _could_regenerate(graded, ctx)
         if rewrite_skipped or state.get("search_out_of_time"):
-            notices.append(budget_notice(ctx, rewrite_skipped=rewrite_skipped))
+            notices.append(
+                budget_notice(ctx, rewrite_skipped=rewrite_skipped, language=answer.language)
+            )
             update["notices"] = notices
         delivered: MainState = {
             **state,

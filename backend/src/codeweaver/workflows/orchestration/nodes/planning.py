@@ -22,7 +22,6 @@ from codeweaver.workflows.orchestration.prompts import PlanAndAnalysis, planner_
 from codeweaver.workflows.orchestration.state import MainState, MainUpdate, fresh_main_fields
 from codeweaver_cache import fresh_cache_fields
 from codeweaver_engine.analysis import (
-    CODE_ONLY_NOTICE,
     analyze_offline,
     classify_turn,
     is_code_only,
@@ -31,6 +30,7 @@ from codeweaver_engine.embedding import with_embedder_or_without
 from codeweaver_engine.language.script import detect_language
 from codeweaver_engine.language.words import clean_text, truncate
 from codeweaver_engine.questions import guard_too_many, scan_questions
+from codeweaver_engine.strings import texts
 from codeweaver_multi_question import fresh_multi_fields
 from codeweaver_runtime import (
     Collaborators,
@@ -40,15 +40,15 @@ from codeweaver_runtime import (
 from codeweaver_schema import Analysis, ErrorRecord, Plan, fresh_turn
 from codeweaver_search import fresh_search_fields
 
-TRUNCATION_NOTICE = "Your message was {n:,} characters long; only the first {limit:,} were read."
-
 
 def bounded_question(raw: str, limit: int) -> tuple[str, list[str]]:
     """The question cleaned of control characters and cut to `limit`, with notices."""
     cleaned = clean_text(raw).strip()
     if len(cleaned) <= limit:
         return cleaned, []
-    return truncate(cleaned, limit), [TRUNCATION_NOTICE.format(n=len(cleaned), limit=limit)]
+    kept = truncate(cleaned, limit)
+    notice = texts(detect_language(kept), "turn")["truncated"].format(n=len(cleaned), limit=limit)
+    return kept, [notice]
 
 
 def offline_plan(question: str) -> Plan:
@@ -196,7 +196,8 @@ def make_analyze_node(collaborators: Collaborators) -> MainNode:
             analysis = analysis.model_copy(update={"language": ctx.answer_language})
         update: MainUpdate = {"analysis": analysis, "errors": errors}
         if is_code_only(question):
-            update["notices"] = [*state.get("notices", []), CODE_ONLY_NOTICE]
+            notice = texts(analysis.language, "turn")["code_only"]
+            update["notices"] = [*state.get("notices", []), notice]
         return update
 
     return analyze

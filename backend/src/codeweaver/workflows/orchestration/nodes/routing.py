@@ -6,25 +6,8 @@ from codeweaver.workflows.orchestration.nodes.common import deliver_message
 from codeweaver.workflows.orchestration.state import MainState, MainUpdate
 from codeweaver_engine.language.script import detect_language
 from codeweaver_engine.language.words import truncate
+from codeweaver_engine.strings import texts
 from codeweaver_schema import Answer, Plan, RoutingDecision
-
-TOO_MANY = {
-    "en": (
-        "You asked {n} questions at once. I answer at most two at a time, so that each gets "
-        "a properly researched and cited answer. Please send them again in groups of one or "
-        "two:\n\n{listing}"
-    ),
-    "ko": (
-        "한 번에 {n}개의 질문을 하셨습니다. 각 질문에 근거와 출처를 갖춘 답을 드리기 위해 한 "
-        "번에 최대 두 개까지만 답변합니다. 한두 개씩 나누어 다시 보내 주세요:\n\n{listing}"
-    ),
-}
-EMPTY = {
-    "en": "Your message has no question in it. Ask me a programming question, for example: "
-    '"How do I reverse a list in Python?"',
-    "ko": '메시지에 질문이 없습니다. 예를 들어 "파이썬에서 리스트를 뒤집는 방법은?"처럼 '
-    "프로그래밍 질문을 해 주세요.",
-}
 
 
 def routing_for(plan: Plan | None) -> RoutingDecision:
@@ -50,7 +33,7 @@ async def too_many(state: MainState) -> MainUpdate:
     plan = state.get("plan")
     questions = plan.questions if plan else []
     language = detect_language(state.get("question", ""))
-    template = TOO_MANY.get(language, TOO_MANY["en"])
+    template = texts(language, "turn")["too_many"]
     listing = "\n".join(f"{i}. {truncate(q, 200)}" for i, q in enumerate(questions, start=1))
     answer = Answer(text=template.format(n=len(questions), listing=listing), language=language)
     return {"answer": answer, "messages": [await deliver_message(answer, state)]}
@@ -59,5 +42,5 @@ async def too_many(state: MainState) -> MainUpdate:
 async def empty_input(state: MainState) -> MainUpdate:
     """Answer a message with no question in it with a clear request for one."""
     language = detect_language(state.get("question", ""))
-    answer = Answer(text=EMPTY.get(language, EMPTY["en"]), language=language)
+    answer = Answer(text=texts(language, "turn")["empty"], language=language)
     return {"answer": answer, "messages": [await deliver_message(answer, state)]}
