@@ -14,7 +14,6 @@ from langgraph.runtime import Runtime
 
 from codeweaver_cache import CacheContext
 from codeweaver_engine.compose import RELEVANCE_FLOOR
-from codeweaver_engine.stamp import answers_version
 from codeweaver_runtime import run_context, setting
 from codeweaver_search import SearchContext
 
@@ -26,12 +25,6 @@ MAX_REGENERATIONS = 3
 class Context(SearchContext, CacheContext):
     """Settings of one CodeWeaver run."""
 
-    cache_corpus_version: str = setting(
-        factory=answers_version,
-        description="Version of what answers are drawn from; entries of other versions "
-        "are invisible. Default: the bundled corpus, task index and answer engine of this "
-        "release, so an upgrade never serves an answer the new release would not give.",
-    )
     answer_max_regenerations: int = setting(
         1,
         bounds=(0, MAX_REGENERATIONS),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from codeweaver_cache.decision import HitRule
-from codeweaver_cache.store import DEFAULT_CORPUS_VERSION
+from codeweaver_engine.stamp import answers_version
 from codeweaver_runtime import RuntimeContext, setting
 
 _RULE = HitRule()
@@ -63,9 +63,10 @@ class CacheContext(RuntimeContext):
         "slower cache counts as a miss.",
     )
     cache_corpus_version: str = setting(
-        DEFAULT_CORPUS_VERSION,
-        description="Version of the corpus answers were drawn from; entries of other "
-        "versions are invisible.",
+        factory=answers_version,
+        description="Version of what answers are drawn from; entries of other versions "
+        "are invisible. Default: the bundled corpus, task index and answer engine of this "
+        "release, so an upgrade never serves an answer the new release would not give.",
     )
 
     def cache_rule(self) -> HitRule:

@@ -33,6 +33,7 @@ from codeweaver_cache.decision import (
     normalise_question,
     words_to_embed,
 )
+from codeweaver_engine.stamp import answers_version
 from codeweaver_runtime import Embedder, EmbeddingError, get_embedder, get_qdrant
 from codeweaver_runtime.infrastructure import DEFAULT_CACHE_COLLECTION, Infrastructure
 from codeweaver_runtime.infrastructure import infrastructure as operator_infrastructure
@@ -43,7 +44,6 @@ T = TypeVar("T")
 Clock = Callable[[], float]
 
 DEFAULT_COLLECTION = DEFAULT_CACHE_COLLECTION
-DEFAULT_CORPUS_VERSION = "1"
 GENERATION = 2
 """The generation of the entries this release writes and serves; earlier ones are invisible.
 
@@ -71,7 +71,7 @@ class CacheScope:
 
     tenant: str
     embedding_model: str
-    corpus_version: str = DEFAULT_CORPUS_VERSION
+    corpus_version: str
 
     def conditions(self) -> list[models.Condition]:
         """Qdrant conditions that keep a search inside this scope."""
@@ -286,9 +286,15 @@ class SemanticCache:
         view.timeout_s = timeout_s
         return view
 
-    def scope(self, tenant: str, corpus_version: str = DEFAULT_CORPUS_VERSION) -> CacheScope:
-        """The scope of a tenant's entries in this cache's embedding space."""
-        return CacheScope(tenant, self.embedder.model_id, corpus_version)
+    def scope(self, tenant: str, corpus_version: str | None = None) -> CacheScope:
+        """The scope of a tenant's entries in this cache's embedding space.
+
+        Args:
+            tenant: Whose entries.
+            corpus_version: What the answers were drawn from; default: this release's answers
+                version (`codeweaver_engine.stamp`), as a run's context defaults to.
+        """
+        return CacheScope(tenant, self.embedder.model_id, corpus_version or answers_version())
 
     async def _bounded(self, what: str, work: Awaitable[T]) -> T:
         try:
