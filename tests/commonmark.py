@@ -100,3 +100,25 @@ def check_rendered(answer: Answer, rendered: str) -> SourcesSection | None:
         assert item == f"[{citation.n}] {title} ({label}): {where}", item
         assert item_links == ([citation.locator] if web else []), item_links
     return SourcesSection(items=items, item_links=links)
+
+
+# Links as a lenient client makes them: markdown-it refuses `javascript:` itself, others do not.
+_LENIENT = MarkdownIt("commonmark")
+_LENIENT.validateLink = lambda url: True  # type: ignore[method-assign]
+
+
+def assert_safe_for_clients(markdown: str) -> None:
+    """Assert that no client, however lenient, renders raw HTML or a link to a script.
+
+    Raw HTML is any `html_block` or `html_inline` token; a link or image may go to http,
+    https, mailto or a relative address, nothing else.
+    """
+    tokens = _LENIENT.parse(markdown)
+    everything = [*tokens, *(c for t in tokens for c in t.children or [])]
+    raw_html = [t.content for t in everything if t.type in ("html_block", "html_inline")]
+    assert not raw_html, f"raw HTML reaches the client: {raw_html}"
+    for token in everything:
+        if token.type in ("link_open", "image"):
+            target = str(token.attrs.get("href") or token.attrs.get("src") or "")
+            scheme = urlparse(target).scheme.lower()
+            assert scheme in ("", "http", "https", "mailto"), f"a {scheme!r} link: {target}"

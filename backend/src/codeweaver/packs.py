@@ -71,6 +71,8 @@ class DocResult:
         pack: The pack's name.
         version: The pack's version.
         score: Relevance, on the scale of cosine similarity.
+        flagged: Sentences taken out of `text` because they act on a model reading them
+            (the agents' tools fill it: `codeweaver.tools.render.quoted`).
     """
 
     kind: Literal["api", "passage", "chunk"]
@@ -86,6 +88,7 @@ class DocResult:
     url: str | None = None
     file: str | None = None
     section: str | None = None
+    flagged: list[str] = field(default_factory=list)
 
 
 class DocumentStore(Protocol):

@@ -57,7 +57,7 @@ async def test_injected_evidence_is_not_quoted_by_the_offline_answer(
     assert "system prompt" not in answer.text.lower()
 
 
-async def test_evidence_reaches_the_model_fenced_as_untrusted_data(
+async def test_evidence_reaches_the_model_fenced_without_its_orders_to_a_model(
     make_harness: MakeHarness,
 ) -> None:
     # A judge model that summarised the planted text faithfully hands it on to the answer.
@@ -76,9 +76,12 @@ async def test_evidence_reaches_the_model_fenced_as_untrusted_data(
     # The planted closing tag was defused: the block ends only where the prompt ends it.
     assert text.count("</evidence>") == 1
     inside = text.split("<evidence>", 1)[1].split("</evidence>", 1)[0]
-    assert "ignore all instructions" in inside
-    outside = text.replace(inside, "")
-    assert "PWNED" not in outside
+    # What the planted text says to a model never reaches the model; what it says about
+    # lists does, inside the data block.
+    assert "reverses the items of a list in place" in inside
+    assert "Use reversed() when you need an iterator" in inside
+    for planted in ("ignore all instructions", "PWNED", "system prompt", "SYSTEM:"):
+        assert planted not in text
 
 
 async def test_injection_in_the_question_stays_data(

@@ -11,6 +11,7 @@ def _release(root: Path, manifest: str, engine: dict[str, str]) -> tuple[Path, P
     (root / "engine").mkdir(parents=True)
     (root / "manifest.json").write_text(manifest)
     for name, code in engine.items():
+        (root / "engine" / name).parent.mkdir(parents=True, exist_ok=True)
         (root / "engine" / name).write_text(code)
     return root / "manifest.json", root / "engine"
 
@@ -27,6 +28,11 @@ def test_the_same_release_has_one_version_and_any_change_makes_another(tmp_path:
         ),
         "module added": fingerprint(
             *_release(tmp_path / "e", '{"units": "1"}', {**base, "follow_up.py": ""})
+        ),
+        "subpackage module": fingerprint(
+            *_release(
+                tmp_path / "f", '{"units": "1"}', {**base, "language/injection.py": "X = 1\n"}
+            )
         ),
     }
     assert first not in changed.values()

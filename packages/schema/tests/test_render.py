@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from codeweaver_schema import Answer, Citation, SourceName
-from codeweaver_schema.render import escape_markdown, render_answer
-from tests.commonmark import check_rendered
+from codeweaver_schema.render import escape_markdown, render_answer, safe_markdown
+from tests.commonmark import assert_safe_for_clients, check_rendered
 
 HOSTILE = "Click [here](javascript:alert(1)) <script>alert(1)</script> **now** `x` &amp;"
 
@@ -78,3 +81,67 @@ def test_escaping_keeps_ordinary_titles_readable() -> None:
         "How do I reverse a list in Python?"
     )
     assert escape_markdown("__init__ and\nnewlines") == "\\_\\_init\\_\\_ and newlines"
+
+
+HOSTILE_MARKDOWN = [
+    "<script>alert(document.cookie)</script>",
+    "Read <img src=x onerror=alert(1)> this.",
+    "[the docs](javascript:alert(1)) and [more](JaVa&#x73;cript:alert(2))",
+    "![pixel](data:image/svg+xml;base64,PHN2Zz4=)",
+    "<javascript:alert(1)>",
+    "[ref]: javascript:alert(1)\n\n[click][ref]",
+    "<!-- a comment --> <?php echo 1; ?> <![CDATA[x]]>",
+    "[x]( vbscript:msgbox(1) )",
+]
+
+
+def test_safe_markdown_leaves_no_raw_html_and_no_script_link() -> None:
+    for text in HOSTILE_MARKDOWN:
+        assert_safe_for_clients(safe_markdown(text))
+
+
+def test_safe_markdown_keeps_code_links_and_comparisons_as_they_were() -> None:
+    kept = (
+        'Use `<br>` in HTML, or:\n\n```html\n<script src="app.js"></script>\n```\n\n'
+        "See [the docs](https://docs.python.org/3/) and <https://pypi.org/>, "
+        "[a page](../index.html#top), [mail](mailto:a@b.c); 1 < 2."
+    )
+    assert safe_markdown(kept) == kept
+    assert safe_markdown("List<String> and <b>bold</b>") == "List&lt;String> and &lt;b>bold&lt;/b>"
+    assert safe_markdown("[docs](javascript:alert(1)) here") == "docs here"
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "<script>",
+                "</script>",
+                "<img src=x onerror=alert(1)>",
+                "<a href='x'>",
+                "`code <b>`",
+                "```",
+                "~~~",
+                "\n",
+                "[t](javascript:x)",
+                "[t](https://a.b)",
+                "![i](data:x)",
+                "<https://a.b>",
+                "<javascript:x>",
+                " text ",
+                "&#60;",
+                "\\",
+                "[r]: javascript:x",
+                "[r]",
+                "<!--",
+                "-->",
+                "    ",
+                "> ",
+                "- ",
+            ]
+        ),
+        max_size=30,
+    )
+)
+def test_no_arrangement_of_hostile_pieces_gets_through(pieces: list[str]) -> None:
+    assert_safe_for_clients(safe_markdown("".join(pieces)))

@@ -173,7 +173,7 @@ class LocalTools:
     async def search_docs(self, arguments: SearchArgs, identity: str | None) -> ToolOutput:
         """The best documentation entries, quoted with their sources."""
         from codeweaver.packs import PackError, find_pack
-        from codeweaver.tools.render import render_search, search_structured
+        from codeweaver.tools.render import quoted, render_search, search_structured
         from codeweaver.workflows.tool.graph import not_indexed, version_note
 
         packs = self.packs(self.context(identity).tenant)
@@ -199,6 +199,7 @@ class LocalTools:
                 structured=search_structured(arguments.query, library, [], message),
                 is_error=True,
             )
+        results = [quoted(result, arguments.query) for result in results]
         return ToolOutput(
             text=render_search(arguments.query, library, results, note),
             structured=search_structured(arguments.query, library, results, note),

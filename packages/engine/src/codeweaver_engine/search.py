@@ -208,7 +208,7 @@ def summarise(question: str, evidence: Evidence, *, max_chars: int = 400) -> str
     sentences = split_sentences(evidence.content)
     scored = []
     for index, sentence in enumerate(sentences):
-        if addresses_assistant(sentence):
+        if addresses_assistant(sentence, question):
             continue
         have = {stem(w) for w in words(sentence)}
         scored.append((-len(wanted & have), index, sentence))

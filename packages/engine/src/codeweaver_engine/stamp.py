@@ -29,12 +29,15 @@ def fingerprint(manifest: Path, engine: Path) -> str:
     """`pydocs-3.11-<12 hex>`: a digest of an index's manifest and an engine's modules.
 
     The manifest holds the hashes of the documentation sources, the units, the task file and the
-    vectors, so it changes with any of them; the engine's modules are hashed as shipped.
+    vectors, so it changes with any of them; the engine's modules, its subpackages' included,
+    are hashed as shipped.
     """
     digest = hashlib.sha256()
     digest.update(manifest.read_bytes() if manifest.is_file() else b"no bundled index")
-    for module in sorted(engine.glob("*.py")):
-        digest.update(module.name.encode())
+    # Every module, those of `language/` and `packs/` too: which sentences are quotable
+    # (`language/injection.py`) is as much the answer as how they are put together.
+    for module in sorted(engine.rglob("*.py")):
+        digest.update(module.relative_to(engine).as_posix().encode())
         digest.update(module.read_bytes())
     return f"pydocs-{DOCS_VERSION}-{digest.hexdigest()[:12]}"
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from codeweaver_engine.language.injection import withhold
 from codeweaver_schema import Evidence, Intent, PlanKind, QuestionType
 
 PLANNER_SYSTEM = """You plan the work of CodeWeaver, an assistant that answers programming \
@@ -104,10 +105,15 @@ def defuse(text: str) -> str:
 
 
 def evidence_block(evidence: Sequence[Evidence]) -> str:
-    """The numbered evidence, fenced as data."""
+    """The numbered evidence, fenced as data, without the sentences that act on a model.
+
+    A sentence that addresses the model, asks for secrets, tells it to run a command or how
+    to answer (`codeweaver_engine.language.injection.withhold`) never reaches the prompt: data
+    or not, a model given it can still quote or obey it.
+    """
     items = []
     for n, ev in enumerate(evidence, start=1):
-        body = defuse((ev.summary or ev.content)[:2500])
+        body = defuse(withhold((ev.summary or ev.content)[:2500]).text)
         items.append(f"[{n}] {defuse(ev.title)} ({ev.source}; {defuse(ev.locator)})\n{body}")
     return "<evidence>\n" + "\n\n".join(items) + "\n</evidence>"
 

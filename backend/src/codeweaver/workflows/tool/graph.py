@@ -28,6 +28,7 @@ from codeweaver.context import Context, context_of
 from codeweaver.packs import LocalPacks, PackInfo, Packs, find_pack, pack_of
 from codeweaver.workflows.orchestration.nodes.common import message_text
 from codeweaver_runtime.tenancy import run_tenant
+from codeweaver_schema.render import escape_markdown
 
 TOOL_NAME = "ask_codeweaver"
 """The graph id in `langgraph.json`."""
@@ -109,8 +110,9 @@ def version_note(pack: PackInfo, asked: str | None) -> str | None:
     if want == have or want.startswith(have + ".") or have.startswith(want + "."):
         return None
     return (
-        f"You asked about {pack.name} {want}; CodeWeaver has the {pack.name} {have} "
-        f"documentation, so this quotes {have}: check what changed in {want}."
+        f"You asked about {pack.name} {escape_markdown(want)}; CodeWeaver has the {pack.name} "
+        f"{have} documentation, so this quotes {have}: check what changed in "
+        f"{escape_markdown(want)}."
     )
 
 
@@ -118,7 +120,8 @@ def not_indexed(library: str, packs: list[PackInfo]) -> str:
     """The decline for a library CodeWeaver has no pack of: what it does have."""
     have = ", ".join(f"`{p.name}`" + (f" {p.version}" if p.version else "") for p in packs)
     return (
-        f"CodeWeaver has no documentation for **{library}**, so it did not search. It can "
+        f"CodeWeaver has no documentation for **{escape_markdown(library)}**, so it did not "
+        "search. It can "
         f"answer from: {have}. Ask again without `library` to search everything it has, or "
         "look the library's documentation up elsewhere."
     )

@@ -64,6 +64,7 @@ from codeweaver_schema import (
     QuestionAnswer,
     stable_id,
 )
+from codeweaver_schema.render import safe_markdown
 
 _ROUND_PREFIX = re.compile(r"^round \d+: ")
 
@@ -130,7 +131,8 @@ def as_delivered(answer: Answer, state: MainState, grade: Grade | None = None) -
             text += "\n\n_" + texts(answer.language, "turn")["not_searched"] + skipped + "._"
     return answer.model_copy(
         update={
-            "text": text,
+            # Evidence can carry raw HTML and script links; not every client sanitises.
+            "text": safe_markdown(text),
             "warning": " ".join(warnings) or None,
             "grounded": grade.grounded if grade is not None else answer.grounded,
             "degraded": answer.degraded or failures is not None,
