@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from codeweaver.packs import (
@@ -15,9 +17,12 @@ from codeweaver.packs import (
     find_pack,
     pack_of,
 )
+from codeweaver_corpus.packs.store import pack_folder, write_pack
+from codeweaver_engine.packs.format import embedding_text
 from codeweaver_engine.packs.index import DocsIndex
 from codeweaver_engine.packs.retrieval import PackSearch
-from codeweaver_runtime import Embedder
+from codeweaver_engine.packs.units import DocUnit
+from codeweaver_runtime import Embedder, Infrastructure
 from codeweaver_schema import Evidence, LocalMeta, stable_id
 
 
@@ -150,3 +155,84 @@ def test_a_citation_tells_its_pack_from_its_file_or_address() -> None:
     )
     assert pack_of("/home/me/notes.md", None) == ("documents", None)
     assert pack_of(None, "https://stackoverflow.com/q/1") == (None, None)
+
+
+TINYLIB_UNITS = [
+    DocUnit(
+        kind="api",
+        doc="tinylib",
+        doc_title="tinylib",
+        section="tinylib",
+        anchor="tinylib.Table.dropna",
+        name="tinylib.Table.dropna",
+        directive="method",
+        signatures=["tinylib.Table.dropna(how='any')"],
+        text="Remove the rows that hold missing values.",
+        module="tinylib",
+    ),
+    DocUnit(
+        kind="api",
+        doc="tinylib",
+        doc_title="tinylib",
+        section="tinylib",
+        anchor="tinylib.mean",
+        name="tinylib.mean",
+        directive="function",
+        signatures=["tinylib.mean(values)"],
+        text="Return the arithmetic mean of a list of numbers.",
+        module="tinylib",
+    ),
+]
+
+
+def install_tinylib(home: Path, embedder: Embedder, *, model: str | None = None) -> Path:
+    """An installed library's pack, as `codeweaver ingest --python` writes one."""
+    model_id = model or embedder.model_id
+    folder = pack_folder(home, "tinylib", "1.2.0", model_id)
+    vectors = embedder.embed_sync([embedding_text(u) for u in TINYLIB_UNITS])
+    manifest = {
+        "name": "tinylib",
+        "version": "1.2.0",
+        "source": "installed",
+        "title": "tinylib",
+        "embedding_model": model_id,
+    }
+    write_pack(folder, TINYLIB_UNITS, [], vectors, np.zeros((0, vectors.shape[1])), manifest)
+    return folder
+
+
+def with_home(reference: PackSearch, home: Path, embedder: Embedder) -> LocalPacks:
+    # The default embedding model: the one `embedder` is.
+    infra = Infrastructure(data_dir=home)
+    return LocalPacks("alice", reference=reference, corpus=FakeStore, infrastructure=infra)
+
+
+async def test_installed_library_packs_are_listed_and_searched_alone_or_with_the_rest(
+    reference: PackSearch, embedder: Embedder, tmp_path: Path
+) -> None:
+    install_tinylib(tmp_path, embedder)
+    packs = with_home(reference, tmp_path, embedder)
+    listed = {p.name: p for p in await packs.available()}
+    assert (listed["tinylib"].version, listed["tinylib"].source) == ("1.2.0", "installed")
+    assert listed["tinylib"].units == 2
+    assert listed["tinylib"].note is None
+    only = await packs.search("drop rows with missing values", library="TinyLib", limit=3)
+    assert only[0].name == "tinylib.Table.dropna"
+    assert {(r.pack, r.version) for r in only} == {("tinylib", "1.2.0")}
+    assert only[0].file == "tinylib-docs-1.2.0/tinylib.rst"
+    assert only[0].url is None
+    everywhere = await packs.search("mean of a list of numbers", library=None, limit=5)
+    assert {"python", "tinylib"} <= {r.pack for r in everywhere}
+    assert pack_of(only[0].file, None) == ("tinylib", "1.2.0")
+
+
+async def test_a_pack_of_another_embedding_model_is_listed_with_what_to_do_not_searched(
+    reference: PackSearch, embedder: Embedder, tmp_path: Path
+) -> None:
+    install_tinylib(tmp_path, embedder, model="another-model")
+    packs = with_home(reference, tmp_path, embedder)
+    [tinylib] = [p for p in await packs.available() if p.name == "tinylib"]
+    assert tinylib.note is not None
+    assert "codeweaver ingest --python PATH --packages tinylib" in tinylib.note
+    with pytest.raises(PackError, match="no pack named 'tinylib'"):
+        await packs.search("mean", library="tinylib", limit=3)

@@ -1,7 +1,9 @@
 """What an agent's tools search: the documentation packs, as one small interface.
 
 A pack is a body of documentation with a name and a version: the bundled Python documentation
-(`python` 3.11) and the documents the user ingested (`documents`). The tools ask two things of
+(`python` 3.11), the API reference of each library `codeweaver ingest --python` read from the
+user's environment (`pandas` 3.1.1, under `$CODEWEAVER_HOME/packs/`), and the documents the
+user ingested (`documents`). The tools ask two things of
 them, whatever a pack is made of: which packs there are (`list_libraries`), and the best units
 of one pack or all of them for a query (`search_docs`, and `ask` to check a library it is given).
 Everything else (how a pack is read, embedded and ranked) stays with the packs' own code.
@@ -9,9 +11,12 @@ Everything else (how a pack is read, embedded and ranked) stays with the packs' 
 
 from __future__ import annotations
 
+import functools
 import logging
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
@@ -137,25 +142,29 @@ def _normal(name: str) -> str:
     return name.strip().lower().replace("_", "-")
 
 
+_PACK_FILE = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]*?)-docs-([^/\s]+)/")
+"""How a pack's units name their file (`codeweaver_engine.packs.retrieval.file_prefix`):
+`python-docs-3.11/library/os.rst`, `pandas-docs-3.1.1/pandas.rst`."""
+
+
 def pack_of(file: str | None, url: str | None) -> tuple[str | None, str | None]:
     """(pack, version) of a cited source: its file or address tells which pack it came from.
 
     Web sources (Stack Overflow, GitHub, other sites) belong to no pack: (None, None).
     """
     from codeweaver_engine.packs import DOCS_URL, DOCS_VERSION
-    from codeweaver_engine.packs.retrieval import REFERENCE_FILE_PREFIX
 
-    if (file and file.startswith(REFERENCE_FILE_PREFIX + "/")) or (
-        url and url.startswith(DOCS_URL)
-    ):
+    if url and url.startswith(DOCS_URL):
         return PYTHON_PACK, DOCS_VERSION
+    if file and (named := _PACK_FILE.match(file)):
+        return named.group(1), named.group(2)
     if file and not url:
         return DOCUMENTS_PACK, None
     return None, None
 
 
 class LocalPacks:
-    """The bundled Python documentation and one tenant's ingested documents."""
+    """The bundled Python documentation, the installed library packs, a tenant's documents."""
 
     def __init__(
         self,
@@ -190,15 +199,44 @@ class LocalPacks:
     def reference(self) -> PackSearch:
         """The bundled documentation's searcher (built on first use)."""
         if self._reference is None:
-            from codeweaver_engine.packs.retrieval import PackSearch
-            from codeweaver_runtime import get_embedder
-
-            infra = self._infra()
-            model = infra.embedding_model
-            self._reference = PackSearch(
-                lambda: get_embedder(model), cache_dir=infra.data_dir / "reference"
-            )
+            self._reference = self._searcher(None)
         return self._reference
+
+    def _searcher(self, folders: Sequence[Path] | None) -> PackSearch:
+        """A searcher of the bundled pack (None), or of installed packs' folders."""
+        from codeweaver_engine.packs.index import DocsIndex, load_index
+        from codeweaver_engine.packs.retrieval import PackSearch
+        from codeweaver_runtime import get_embedder
+
+        infra = self._infra()
+        model = infra.embedding_model
+        loads: list[Callable[[], DocsIndex]] = (
+            [load_index] if folders is None else [functools.partial(load_index, f) for f in folders]
+        )
+        return PackSearch(
+            lambda: get_embedder(model), cache_dir=infra.data_dir / "reference", packs=loads
+        )
+
+    def _installed(self) -> list[tuple[Path, dict[str, object]]]:
+        """The installed library packs under the data directory, with their manifests."""
+        from codeweaver_corpus.packs.store import installed_packs
+
+        return list(installed_packs(self._infra().data_dir))
+
+    def _searchable(self) -> dict[str, Path]:
+        """The installed packs the operator's embedder can search, folder by name."""
+        model = self._model_id()
+        return {
+            _normal(str(manifest.get("name", folder.name))): folder
+            for folder, manifest in self._installed()
+            if manifest.get("embedding_model") == model
+        }
+
+    def _model_id(self) -> str:
+        """What the operator's embedder calls its vectors (what a pack's manifest records)."""
+        from codeweaver_runtime import get_embedder
+
+        return get_embedder(self._infra().embedding_model).model_id
 
     def corpus(self) -> DocumentStore:
         """The tenant's ingested documents (opened on each use: the store may be released)."""
@@ -220,7 +258,7 @@ class LocalPacks:
         await self.reference().warm_up()
 
     async def available(self) -> list[PackInfo]:
-        """The Python documentation, then the ingested documents when there are any."""
+        """The Python documentation, the installed packs, then the ingested documents if any."""
         from codeweaver_engine.packs import DOCS_URL, DOCS_VERSION
 
         shelf = await self.reference().warm_up()
@@ -235,10 +273,32 @@ class LocalPacks:
                 url=DOCS_URL,
             )
         ]
+        found += [self._installed_info(folder, manifest) for folder, manifest in self._installed()]
         documents = await self._documents()
         if documents is not None:
             found.append(documents)
         return found
+
+    def _installed_info(self, folder: Path, manifest: dict[str, object]) -> PackInfo:
+        name = str(manifest.get("name") or folder.name)
+        version = str(manifest.get("version") or "") or None
+        model = manifest.get("embedding_model")
+        note = None
+        if model != self._model_id():
+            note = (
+                f"built with the embedding model {model}, not this server's: run "
+                f"`codeweaver ingest --python PATH --packages {name}` again to search it"
+            )
+        units = manifest.get("units")
+        return PackInfo(
+            name=name,
+            version=version,
+            source="installed",
+            title=f"The API reference of {name} {version or ''}, read from the installed "
+            "package's docstrings and signatures".replace("  ", " "),
+            units=units if isinstance(units, int) else 0,
+            note=note,
+        )
 
     async def _documents(self) -> PackInfo | None:
         title = "Your ingested documents (codeweaver ingest PATH)"
@@ -262,18 +322,24 @@ class LocalPacks:
         )
 
     async def search(self, query: str, *, library: str | None, limit: int) -> list[DocResult]:
-        """The best units of the Python documentation and the ingested documents, or of one.
+        """The best units of every pack, or of one: the Python docs, a library's, documents.
 
         Raises:
             PackError: `library` names no pack, or nothing could be searched.
         """
         wanted = _normal(library) if library else None
-        if wanted not in (None, PYTHON_PACK, DOCUMENTS_PACK):
+        installed = self._searchable()
+        if wanted not in (None, PYTHON_PACK, DOCUMENTS_PACK, *installed):
             raise PackError(f"no pack named {library!r}")
         found: list[DocResult] = []
         failures: list[str] = []
         if wanted in (None, PYTHON_PACK):
-            found += await self._search_reference(query, limit)
+            found += await self._search_reference(self.reference(), query, limit)
+        if wanted is None and installed:
+            everything = self._searcher(list(installed.values()))
+            found += await self._search_reference(everything, query, limit)
+        elif wanted in installed:
+            found += await self._search_reference(self._searcher([installed[wanted]]), query, limit)
         if wanted in (None, DOCUMENTS_PACK):
             try:
                 found += await self._search_documents(query, limit)
@@ -284,8 +350,9 @@ class LocalPacks:
             raise PackError("; ".join(failures))
         return sorted(found, key=lambda r: -r.score)[:limit]
 
-    async def _search_reference(self, query: str, limit: int) -> list[DocResult]:
-        reference = self.reference()
+    async def _search_reference(
+        self, reference: PackSearch, query: str, limit: int
+    ) -> list[DocResult]:
         shelf = await reference.warm_up()
         hits = await reference.search_hits(query, k=limit)
         return [_reference_result(shelf, hit) for hit in hits]

@@ -34,9 +34,10 @@ class SearchContext(RuntimeContext):
     search_library: str = setting(
         "",
         pattern="[A-Za-z0-9][A-Za-z0-9._-]{0,99}|",
-        pattern_help="a pack's name (python, documents) or empty",
+        pattern_help="a pack's name (python, documents, an installed library's) or empty",
         description="Search only this pack of the local documents: 'python' (the bundled "
-        "Python documentation) or 'documents' (your ingested files); empty: all of them.",
+        "Python documentation), an installed library's pack (`codeweaver packs` lists them), "
+        "or 'documents' (your ingested files); empty: the Python documentation and your files.",
     )
     search_max_iterations: int = setting(
         2,

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from codeweaver_corpus.store import DOCS_COLLECTION, DocumentCorpus
+from codeweaver_engine.packs.index import DocsIndex, load_index
 from codeweaver_engine.packs.retrieval import PackSearch
 from codeweaver_runtime import get_embedder, get_qdrant
 from codeweaver_runtime.infrastructure import Infrastructure
@@ -16,7 +18,12 @@ from codeweaver_search.sources.base import NeedsWarmUp, RateLimited, Scoped, Sou
 from codeweaver_search.sources.docs import TavilyDocsSource
 from codeweaver_search.sources.errors import PartialResults, SourceError, is_retryable
 from codeweaver_search.sources.github import GitHubCodeSource
-from codeweaver_search.sources.local import Corpus, LocalCorpusSource
+from codeweaver_search.sources.local import (
+    DOCUMENTS_PACK,
+    PYTHON_PACK,
+    Corpus,
+    LocalCorpusSource,
+)
 from codeweaver_search.sources.stackoverflow import StackOverflowSource
 
 __all__ = [
@@ -32,6 +39,7 @@ __all__ = [
     "StackOverflowSource",
     "TavilyDocsSource",
     "default_sources",
+    "installed_pack",
     "is_retryable",
     "local_scope",
     "result_scope",
@@ -40,7 +48,7 @@ __all__ = [
 _WEB: dict[SourceName, Source] = {}
 _LOCAL: dict[str, Source] = {}
 """One local source per `local_scope`: a tenant's documents in one store and embedding space."""
-_REFERENCES: dict[tuple[str, str], PackSearch] = {}
+_REFERENCES: dict[tuple[str, str, str], PackSearch] = {}
 _LOCK = threading.Lock()
 
 
@@ -74,13 +82,48 @@ def local_scope(infra: Infrastructure, tenant: str, library: str = "") -> str:
     return stable_id(*parts, f"library={library}") if library else stable_id(*parts)
 
 
-def _reference(infra: Infrastructure) -> PackSearch:
-    """The bundled Python documentation, one per embedding model in the process."""
+def installed_pack(infra: Infrastructure, library: str) -> Path | None:
+    """The folder of the installed library pack `library` names, built with the operator's model.
+
+    Its name is matched as distributions are (case, `-` and `_` aside); a pack built with another
+    embedding model is not one the operator's embedder can search.
+    """
+    from codeweaver_corpus.packs.store import installed_packs
+
+    wanted = _normal(library)
+    model_id = get_embedder(infra.embedding_model).model_id
+    for folder, manifest in installed_packs(infra.data_dir):
+        if (
+            _normal(str(manifest.get("name", ""))) == wanted
+            and manifest.get("embedding_model") == model_id
+        ):
+            return folder
+    return None
+
+
+def _normal(name: str) -> str:
+    return name.strip().lower().replace("_", "-")
+
+
+def _reference(infra: Infrastructure, library: str = "") -> PackSearch | None:
+    """The documentation packs a run searches, one searcher per choice in the process.
+
+    The bundled Python documentation; or, for a run restricted to an installed library's pack
+    (`search_library`), that pack alone; None when no such pack is installed.
+    """
     model = infra.embedding_model
-    key = (model, str(infra.data_dir))
+    folder: Path | None = None
+    if library and _normal(library) not in (PYTHON_PACK, DOCUMENTS_PACK):
+        folder = installed_pack(infra, library)
+        if folder is None:
+            return None
+    key = (model, str(infra.data_dir), str(folder or ""))
     if key not in _REFERENCES:
+        packs: tuple[Callable[[], DocsIndex], ...] = (
+            (lambda: load_index(folder),) if folder is not None else (load_index,)
+        )
         _REFERENCES[key] = PackSearch(
-            lambda: get_embedder(model), cache_dir=infra.data_dir / "reference"
+            lambda: get_embedder(model), cache_dir=infra.data_dir / "reference", packs=packs
         )
     return _REFERENCES[key]
 
@@ -113,7 +156,7 @@ def default_sources(
         if local is None:
             local = _LOCAL[scope] = LocalCorpusSource(
                 _corpus_factory(infra, context.tenant),
-                reference=_reference(infra),
+                reference=_reference(infra, context.search_library),
                 scope=scope,
                 library=context.search_library,
             )

@@ -3,9 +3,9 @@
 The bundled documentation (`codeweaver_corpus.pydocs`) is always there and costs no set-up: its
 vectors ship with the package. Ingested documents live in the vector store, opened on first use.
 The two are searched together, or one alone when a run names its pack (`search_library`:
-`python` or `documents`); when the store fails (for example because another process holds
-the embedded store's lock), the documentation's results still come back, with the store's
-failure reported beside them (`PartialResults`).
+`python`, an installed library's pack, or `documents`); when the store fails (for example
+because another process holds the embedded store's lock), the documentation's results still
+come back, with the store's failure reported beside them (`PartialResults`).
 """
 
 from __future__ import annotations
@@ -54,8 +54,9 @@ class LocalCorpusSource:
     """A digest of whose documents the corpus reads, in which store, with which embedding model
     and documentation (`result_scope`); None: the run's tenant keys the results."""
     library: str = ""
-    """Search one pack alone: `python` leaves the ingested documents closed, `documents` leaves
-    the reference out; empty: both."""
+    """Search one pack alone: `documents` leaves the reference out; any other (`python`, an
+    installed library's, for which `reference` searches that pack) leaves the ingested
+    documents closed; empty: both."""
     name: Literal["local"] = "local"
     _corpus: Corpus | None = None
     _lock: asyncio.Lock | None = field(default=None, repr=False)
@@ -104,7 +105,8 @@ class LocalCorpusSource:
                 found = await self.reference.search(query, k=limit)
             except Exception as exc:
                 raise SourceError("local", "store", f"{type(exc).__name__}: {exc}") from exc
-        if self.library == PYTHON_PACK:
+        if self.library and self.library != DOCUMENTS_PACK:
+            # One documentation pack (the Python docs or an installed library's): no documents.
             return found
         try:
             corpus = await self._opened()
