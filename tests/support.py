@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -242,3 +242,24 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(timeout=20)
     except (ProcessLookupError, subprocess.TimeoutExpired):
         os.killpg(proc.pid, 9)
+
+
+def readme_mcp_entries() -> list[dict[str, Any]]:
+    """The MCP server entries of the README's set-up lines for coding agents, one per JSON block.
+
+    Each is `{"client": "...", "name": ..., "entry": {...}}` with the entry as the client's file
+    holds it (`mcpServers` or VS Code's `servers`), so tests can run exactly what it says.
+    """
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Coding agents:", 1)[1].split("\n## ", 1)[0]
+    found: list[dict[str, Any]] = []
+    client = ""
+    for part in re.split(r"(\*\*[^*]+\*\*|```json\n.*?\n```)", section, flags=re.DOTALL):
+        if part.startswith("**"):
+            client = part.strip("*")
+        elif part.startswith("```json"):
+            config = json.loads(part.removeprefix("```json\n").removesuffix("\n```"))
+            servers = config.get("mcpServers") or config.get("servers")
+            for name, entry in servers.items():
+                found.append({"client": client, "name": name, "entry": entry})
+    return found

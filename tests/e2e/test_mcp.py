@@ -28,7 +28,7 @@ from mcp.shared.exceptions import McpError
 from mcp.types import CallToolResult, TextContent
 
 from tests.commonmark import assert_safe_for_clients
-from tests.support import REPO, Server, client, start_server, stop_server
+from tests.support import REPO, Server, client, readme_mcp_entries, start_server, stop_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -71,7 +71,17 @@ async def stdio_session(home: Path, log: Path) -> AsyncIterator[ClientSession]:
     }
     for key in ("OPENAI_API_KEY", "GOOGLE_API_KEY", "CODEWEAVER_CHAT_MODEL", "CODEWEAVER_TOKEN"):
         env.pop(key, None)
-    params = StdioServerParameters(command=command, args=["mcp"], env=env, cwd=str(home.parent))
+    # What the README tells every client to start (its `mcpServers` entry, with its env).
+    [entry] = [
+        e["entry"]
+        for e in readme_mcp_entries()
+        if e["client"].startswith("Any client") and "command" in e["entry"]
+    ]
+    assert entry["command"] == "codeweaver"
+    env |= {**entry.get("env", {}), "CODEWEAVER_HOME": str(home)}
+    params = StdioServerParameters(
+        command=command, args=entry["args"], env=env, cwd=str(home.parent)
+    )
     with log.open("w") as errlog:
         async with (
             stdio_client(params, errlog=errlog) as (read, write),
@@ -79,6 +89,19 @@ async def stdio_session(home: Path, log: Path) -> AsyncIterator[ClientSession]:
         ):
             await session.initialize()
             yield session
+
+
+def test_every_stdio_line_of_the_readme_starts_codeweaver_mcp() -> None:
+    stdio = [e for e in readme_mcp_entries() if "command" in e["entry"]]
+    assert {e["client"] for e in stdio} == {
+        "Cursor",
+        "VS Code",
+        "Any client with an `mcpServers` file",
+    }
+    for e in stdio:
+        assert (e["entry"]["command"], e["entry"]["args"]) == ("codeweaver", ["mcp"]), e
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "claude mcp add codeweaver -- codeweaver mcp" in readme
 
 
 async def test_an_agent_starts_codeweaver_mcp_and_uses_each_tool(tmp_path: Path) -> None:

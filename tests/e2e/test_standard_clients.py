@@ -25,7 +25,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import McpError
 from mcp.types import CallToolResult, TextContent
 
-from tests.support import Server, free_port, start_server, stop_server
+from tests.support import Server, free_port, readme_mcp_entries, start_server, stop_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
@@ -250,6 +250,32 @@ async def test_an_mcp_client_gets_the_three_tools_and_cited_markdown(server: Ser
     assert answered.structuredContent["citations"][0]["version"] == "3.11"
     assert too_long.isError
     assert "takes at most 12,000" in text_of(too_long)
+
+
+async def test_the_readme_http_entries_connect_with_the_token(server: Server) -> None:
+    """Each served-endpoint line of the README, as Cursor, VS Code or any client reads it."""
+    token = next(iter(server.tokens.values()))
+    placeholders = (
+        "${env:CODEWEAVER_TOKEN}",
+        "${input:codeweaver-token}",
+        "<output of codeweaver token>",
+    )
+    entries = [e["entry"] for e in readme_mcp_entries() if "url" in e["entry"]]
+    assert len(entries) == 3
+    for entry in entries:
+        url = entry["url"].replace("http://127.0.0.1:2024", server.url)
+        headers = dict(entry["headers"])
+        for placeholder in placeholders:
+            headers = {k: v.replace(placeholder, token) for k, v in headers.items()}
+        http = httpx.AsyncClient(headers=headers, timeout=60)
+        async with (
+            http,
+            streamable_http_client(url, http_client=http) as (read, write, _),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            listed = [tool.name for tool in (await session.list_tools()).tools]
+        assert listed == ["ask", "search_docs", "list_libraries"], entry
 
 
 async def test_codeweaver_mcp_relays_a_call_to_the_running_server(server: Server) -> None:
