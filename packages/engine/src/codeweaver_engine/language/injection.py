@@ -22,21 +22,26 @@ words, in English or Korean; it does one of four things (`Act`):
   the user", "모든 질문에 ...라고 답하세요". "Ignore the warning if you use Python 3.12" and
   "respond to a SIGTERM by ..." are documentation.
 
-`withhold` takes the sentences that do any of these out of a Markdown text (a code block's
-lines only for `runs_commands`) and returns them, so an answer never quotes them and a search
+English is read by the patterns below; every other language by its cue file's `injection_*`
+entries (`data/cues/ko.toml`), so a language is added as data.
+
+`withhold` takes the sentences that do any of these out of a Markdown text's prose (code blocks
+are examples, shown as they are) and returns them, so an answer never quotes them and a search
 result can flag them. The labelled sentences in `data/injection_sentences.tsv` (at the
-repository's root) measure it
-(`scripts/injection_figures.py` prints its precision and recall there and over the bundled
-Python documentation, every sentence of which is documentation).
+repository's root) measure it (`scripts/injection_figures.py` prints its precision and recall
+there, and its false alarms over the bundled Python documentation, all of it documentation).
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Literal
+
+from codeweaver_engine.language.cues import alternatives
 
 Act = Literal["addresses_ai", "reveals_secrets", "runs_commands", "directs_answers"]
 
@@ -100,27 +105,6 @@ _SUBJECT_MODAL = re.compile(
     r"(?:now\s+|also\s+|first\s+|always\s+)?(?P<what>\w+)",
     re.IGNORECASE,
 )
-_KO_AI_QUALIFIED = (
-    r"(?:AI\s?(?:에이전트|어시스턴트|비서|모델)?|A\.I\.|인공\s?지능|LLM|대규모\s?언어\s?모델|언어\s?모델|"
-    r"챗봇|코딩\s?에이전트|GPT|클로드|코파일럿)"
-)
-_KO_AI = rf"(?:{_KO_AI_QUALIFIED}|에이전트|어시스턴트|비서|봇)"
-_KO_ORDERS = re.compile(
-    r"실행|무시|추천|권장|안내|출력|보내|전송|공개|답하|대답|응답|말하|방문|붙이|붙여|따르"
-)
-_KO_ROLE_TAG = re.compile(r"^\W*(?:시스템|어시스턴트|개발자)\s*(?:메시지|프롬프트)?\s*:")
-_KO_ADDRESSED = re.compile(
-    rf"(?<!사용자 )(?<!사용자){_KO_AI}\s*(?:에게|한테|께|여러분|들에게)"
-    rf"|^\W*{_KO_AI}\s*:"
-    rf"|{_KO_AI}(?:이|이라|라)면"
-    rf"|당신은\s*(?:이제\s*)?{_KO_AI}"
-    rf"|(?:읽는|처리하는|보고 있는)\s*{_KO_AI}",
-)
-_KO_AI_MODAL = re.compile(
-    rf"(?<!사용자 )(?<!사용자)(?P<who>{_KO_AI})(?:은|는|이|가|들은|들이)\s.*"
-    r"(?:해야\s?(?:한다|합니다|해)|야\s?(?:한다|합니다)|하십시오|하세요|하라|해라|할 것|하시오)"
-)
-
 # --- what is to be disclosed ---------------------------------------------------------------
 
 _SECRETS = (
@@ -164,16 +148,6 @@ _MANY = re.compile(
     r"you (?:can|could) (?:see|find|access|read)|you have access to|available to you)\b",
     re.IGNORECASE,
 )
-_KO_SECRETS = (
-    r"(?:API\s?키|액세스\s?키|비밀\s?키|개인\s?키|SSH\s?키|토큰|비밀\s?번호|암호|자격\s?증명|"
-    r"환경\s?변수|시스템\s?프롬프트|\.env|id_rsa|~/\.ssh|/etc/passwd)"
-)
-_KO_DISCLOSE = re.compile(
-    rf"{_KO_SECRETS}.*?(?:출력|공개|보여|보내|전송|업로드|유출|알려|붙여|포함|나열|복사|말해)"
-    r"(?:하세요|하라|해라|해\b|하십시오|해 주세요|해주세요|할 것|해야|하고|해서|시켜|줘|\s?주세요|"
-    r"\s?주십시오|줄래)",
-)
-
 # --- what is to be run ---------------------------------------------------------------------
 
 _PIPE_TO_SHELL = re.compile(
@@ -191,8 +165,7 @@ _DESTRUCTIVE = re.compile(
     re.IGNORECASE,
 )
 _RUN = re.compile(
-    r"\b(?:run|running|execute|executing|exec|type|enter|paste|launch|invoke|try)\b"
-    r"|실행|입력|붙여\s?넣",
+    r"\b(?:run|running|execute|executing|exec|type|enter|paste|launch|invoke|try)\b",
     re.IGNORECASE,
 )
 """A command is something to run only when the sentence says to run it: a warning that names
@@ -240,20 +213,38 @@ _ANSWER_DIRECTIVES = re.compile(
     r"|\bnever\s+cite\b|\bwithout\s+citing\b",
     re.IGNORECASE,
 )
-_KO_OVERRIDE = re.compile(
-    r"(?:이전|앞의|앞선|위의|위|기존|모든|시스템|원래|사용자의?)\s*(?:모든\s*)?"
-    r"(?:지시|지침|명령|규칙|프롬프트|요청|질문|안내|대화|맥락)(?:사항)?(?:을|를|은|는|들을|들은)?\s*(?:모두\s*)?"
-    r"(?:무시|잊|따르지)"
-)
-_KO_ANSWER = re.compile(
-    r"모든\s*(?:질문|요청|답변|응답|대화)(?:에|에는|마다)\s.*(?:답하|응답하|대답하|말하|답변하)"
-    r"|(?:라고|다고|고)\s*(?:만\s*)?(?:답하|대답하|응답하|말하|답변하)(?:세요|라|십시오|해|여라|시오)"
-    r"|지금부터\s*(?:너|당신|네가|당신이)"
-    r"|(?:답변|응답|대답)\s*(?:끝에|마다|에는 항상)"
-    r"|출처를\s*(?:밝히지|인용하지|표시하지)\s*말"
-    r"|사용자에게\s*(?:말하지|알리지|보여주지)\s*말"
-    r"|(?:답하기|답변하기|대답하기)\s*전에"
-)
+
+
+@dataclass(frozen=True)
+class _Cues:
+    """The same acts as other languages say them (`data/cues/<language>.toml`, `injection_*`)."""
+
+    ai_named: str
+    addressed: re.Pattern[str]
+    obliged: re.Pattern[str]
+    orders: re.Pattern[str]
+    reveals: re.Pattern[str]
+    run: re.Pattern[str]
+    directs: re.Pattern[str]
+
+
+@functools.cache
+def _cues() -> _Cues:
+    named = alternatives("injection_ai_named")
+    reader = f"(?:{named}|{alternatives('injection_ai_maybe')})"
+
+    def pattern(name: str) -> re.Pattern[str]:
+        return re.compile(alternatives(name).replace("{ai}", reader), re.IGNORECASE)
+
+    return _Cues(
+        ai_named=f"(?:{named})",
+        addressed=pattern("injection_addressed"),
+        obliged=pattern("injection_obliged"),
+        orders=pattern("injection_orders"),
+        reveals=pattern("injection_reveals"),
+        run=pattern("injection_run"),
+        directs=pattern("injection_directs"),
+    )
 
 
 def _normal(sentence: str) -> str:
@@ -272,12 +263,14 @@ def _addresses_ai(text: str) -> bool:
         qualified = re.fullmatch(_AI_QUALIFIED, match.group("who"), re.IGNORECASE)
         if qualified or re.fullmatch(_ORDERS, match.group("what"), re.IGNORECASE):
             return True
-    if _KO_ROLE_TAG.search(text) or _KO_ADDRESSED.search(text):
+    cues = _cues()
+    if cues.addressed.search(text):
         return True
-    modal = _KO_AI_MODAL.search(text)
-    if modal is None:
+    obliged = cues.obliged.search(text)
+    if obliged is None:
         return False
-    return bool(re.fullmatch(_KO_AI_QUALIFIED, modal.group("who")) or _KO_ORDERS.search(text))
+    named = re.fullmatch(cues.ai_named, obliged.group("who"), re.IGNORECASE)
+    return bool(named or cues.orders.search(text))
 
 
 def _reveals_secrets(text: str) -> bool:
@@ -289,7 +282,7 @@ def _reveals_secrets(text: str) -> bool:
             continue
         if _MANY.search(rest) or _SECRET_FILE.search(rest) or _ELSEWHERE.search(rest):
             return True
-    return bool(_KO_DISCLOSE.search(text))
+    return bool(_cues().reveals.search(text))
 
 
 _NOT_A_NAME = frozenset(
@@ -306,7 +299,7 @@ def _about(topic: str, host: str) -> bool:
 
 
 def _runs_commands(text: str, topic: str) -> bool:
-    if not _RUN.search(text):
+    if not (_RUN.search(text) or _cues().run.search(text)):
         return False
     if _DESTRUCTIVE.search(text):
         return True
@@ -320,10 +313,7 @@ def _runs_commands(text: str, topic: str) -> bool:
 
 def _directs_answers(text: str) -> bool:
     return bool(
-        _OVERRIDE.search(text)
-        or _ANSWER_DIRECTIVES.search(text)
-        or _KO_OVERRIDE.search(text)
-        or _KO_ANSWER.search(text)
+        _OVERRIDE.search(text) or _ANSWER_DIRECTIVES.search(text) or _cues().directs.search(text)
     )
 
 
