@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from codeweaver_engine.packs.catalog import packs_folder
 from codeweaver_runtime import Infrastructure, StaticChatModels
 from codeweaver_search import SearchContext, build_search_graph
 from codeweaver_search.nodes import raw_response_key
@@ -24,6 +25,7 @@ from codeweaver_search.sources import (
 )
 from codeweaver_search.state import SourceTask
 from codeweaver_testing import HashEmbedder
+from codeweaver_testing.packs import api_unit, write_test_pack
 
 from .helpers import FakeSource, fixed, make_evidence
 
@@ -100,8 +102,20 @@ def test_the_local_scope_names_the_tenant_the_store_and_the_embedding_space(
     assert len(others) == 4
     # The local source the server builds carries it, and a digest: no path in a checkpoint.
     local = default_sources(SearchContext(tenant="alice"), infra)["local"]
-    assert result_scope(local, "anyone") == f"local:{alice}"
+    assert result_scope(local, "anyone") == f"local:{alice}:none"
     assert str(tmp_path) not in alice
+
+
+def test_the_local_scope_changes_when_a_library_is_ingested(tmp_path: Path) -> None:
+    # Results memoised before a library's pack existed are not served once it does.
+    infra = Infrastructure(data_dir=tmp_path, qdrant_path=str(tmp_path / "qdrant"))
+    local = default_sources(SearchContext(tenant="alice"), infra)["local"]
+    before = result_scope(local, "alice")
+    unit = api_unit("pandas.DataFrame.dropna", "DataFrame.dropna()", "Remove missing values.")
+    write_test_pack(packs_folder(tmp_path), "pandas", "3.1.1", [unit], HashEmbedder())
+    after = result_scope(local, "alice")
+    assert after != before
+    assert after.startswith(before.removesuffix("none"))
 
 
 def test_a_web_api_is_scoped_by_its_address_and_key_not_by_who_asks(tmp_path: Path) -> None:

@@ -151,6 +151,14 @@ class LocalMeta(_Model):
         description="The task-index phrasing that matched the question, when one decided the "
         "chunk's score; chunks matched through one task are alternatives of each other.",
     )
+    pack: str | None = Field(
+        default=None,
+        description="The documentation pack the chunk is from (`python`, `pandas`); None for "
+        "the user's ingested documents.",
+    )
+    version: str | None = Field(
+        default=None, description="The version that pack documents (`3.11`, `3.1.1`)."
+    )
 
 
 EvidenceMeta = Annotated[
@@ -196,18 +204,29 @@ class Citation(_Model):
     url: str | None = None
     file: str | None = None
     locator: str
+    pack: str | None = Field(
+        default=None,
+        description="The documentation pack quoted (`python`, `pandas`); None for web sources "
+        "and ingested documents.",
+    )
+    version: str | None = Field(
+        default=None, description="The version of that pack (`3.11`, `3.1.1`)."
+    )
 
     @classmethod
     def of(cls, n: int, evidence: Evidence) -> Citation:
         """Citation number `n` for an evidence item."""
+        local = evidence.meta if isinstance(evidence.meta, LocalMeta) else None
         return cls(
             n=n,
             evidence_id=evidence.id,
             title=evidence.title,
             source=evidence.source,
             url=evidence.url,
-            file=evidence.meta.file if isinstance(evidence.meta, LocalMeta) else None,
+            file=local.file if local else None,
             locator=evidence.locator,
+            pack=local.pack if local else None,
+            version=local.version if local else None,
         )
 
 

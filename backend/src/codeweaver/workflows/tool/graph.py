@@ -28,6 +28,7 @@ from codeweaver.context import Context, context_of
 from codeweaver.packs import LocalPacks, PackInfo, Packs, find_pack, pack_of
 from codeweaver.workflows.orchestration.nodes.common import message_text
 from codeweaver_runtime.tenancy import run_tenant
+from codeweaver_schema import Citation
 from codeweaver_schema.render import escape_markdown
 
 TOOL_NAME = "ask_codeweaver"
@@ -127,9 +128,15 @@ def not_indexed(library: str, packs: list[PackInfo]) -> str:
     )
 
 
-def citation_of(citation: Any) -> CitationOut:
-    """A citation of the answer with the pack and version it quotes."""
-    pack, version = pack_of(citation.file, citation.url)
+def citation_of(citation: Citation) -> CitationOut:
+    """A citation of the answer with the pack and version it quotes.
+
+    A citation of a documentation pack says which (`Citation.pack`); an older one (an answer
+    cached before citations did) is told by its file or address.
+    """
+    pack, version = (
+        (citation.pack, citation.version) if citation.pack else pack_of(citation.file, citation.url)
+    )
     return {
         "n": citation.n,
         "title": citation.title,

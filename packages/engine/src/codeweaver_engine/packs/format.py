@@ -41,6 +41,8 @@ class Pack:
         url: The address its pages are under (`https://docs.python.org/3.11/`); None when its
             units have no page online.
         embedding_model: The model its vectors come from.
+        import_names: The top-level names a library is imported by (`bs4` for
+            `beautifulsoup4`); empty for the Python documentation.
     """
 
     name: str
@@ -49,6 +51,14 @@ class Pack:
     title: str
     url: str | None
     embedding_model: str
+    import_names: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """How an answer names the pack it quotes: `pandas 3.1.1, installed`, `Python 3.11`."""
+        if self.source == "bundled":
+            return f"{self.title} {self.version}"
+        return f"{self.title} {self.version}, {self.source}"
 
     @classmethod
     def from_manifest(cls, manifest: Mapping[str, Any]) -> Pack:
@@ -66,6 +76,7 @@ class Pack:
             title=str(manifest.get("title") or name),
             url=str(manifest["url"]) if manifest.get("url") else None,
             embedding_model=str(manifest["embedding_model"]),
+            import_names=tuple(str(n) for n in manifest.get("import_names") or ()),
         )
 
 

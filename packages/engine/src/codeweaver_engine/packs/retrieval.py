@@ -1,25 +1,37 @@
 """Documentation packs as evidence: search the packs in use, cite each unit's page.
 
-A pack ships with vectors of the default embedding model. An operator who configures another
-model gets the same units re-embedded with it once, cached in the data directory (the queries
-and the packs must come from one model), so nothing here depends on which model is in use.
+The bundled pack ships with vectors of the default embedding model. An operator who configures
+another model gets the same units re-embedded with it once, cached in the data directory (the
+queries and the packs must come from one model), so nothing here depends on which model is in
+use. Installed packs (`codeweaver ingest --python`) are built with the operator's model: those
+of that model under the data directory's `packs/` are searched with the bundled one, and a pack
+ingested while a server runs is searched from the next question on (`catalog.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from codeweaver_engine.packs import DOCS_VERSION
+from codeweaver_engine.packs.catalog import Catalog, Listed, catalog
 from codeweaver_engine.packs.format import Pack
-from codeweaver_engine.packs.index import DocHit, DocsIndex, load_index, reembedded
+from codeweaver_engine.packs.index import (
+    DocHit,
+    DocsIndex,
+    IndexError_,
+    load_index,
+    read_index,
+    reembedded,
+)
 from codeweaver_engine.packs.shelf import Shelf
 from codeweaver_runtime import Embedder
 from codeweaver_schema import Evidence, LocalMeta, stable_id
@@ -58,7 +70,9 @@ def evidence_of(hit: DocHit, *, text: str | None = None) -> Evidence:
     key = unit.name or f"{unit.doc}#{unit.anchor}#{unit.directive}"
     prefix = file_prefix(pack)
     return Evidence(
-        id=stable_id("pydocs", pack.version, key, str(hit.index)),
+        id=stable_id("pydocs", pack.version, key, str(hit.index))
+        if pack.source == "bundled"
+        else stable_id("pack", pack.name, pack.version, key, str(hit.index)),
         source="local",
         title=f"{pack.title} {pack.version} docs: {title}",
         content=content,
@@ -71,6 +85,8 @@ def evidence_of(hit: DocHit, *, text: str | None = None) -> Evidence:
             chunk_index=hit.index,
             api=name or None,
             task=hit.via_task,
+            pack=pack.name,
+            version=pack.version,
         ),
     )
 
@@ -103,6 +119,9 @@ def is_reference(evidence: Evidence) -> bool:
     return isinstance(meta, LocalMeta) and meta.file.startswith(REFERENCE_FILE_PREFIX + "/")
 
 
+logger = logging.getLogger(__name__)
+
+
 class PackSearch:
     """Searches the packs in use with the operator's embedder."""
 
@@ -112,39 +131,81 @@ class PackSearch:
         *,
         cache_dir: Path | None = None,
         packs: Sequence[Callable[[], DocsIndex]] = (load_index,),
+        installed: Path | None = None,
     ) -> None:
         """Bind the embedder (resolved on first use) and where re-embedded vectors are kept.
 
         Args:
             embedder: Returns the embedder queries are encoded with.
             cache_dir: Where a pack re-embedded for another model is kept; None: in memory.
-            packs: Return the packs to search (default: the bundled one), loaded on first use.
+            packs: Return the packs always searched (default: the bundled one), loaded on
+                first use.
+            installed: The installed packs' folder (`$CODEWEAVER_HOME/packs`): those built with
+                the embedder's model are searched too, looked up again before each search.
         """
         self._embedder = embedder
         self._cache_dir = cache_dir
         self._packs = list(packs)
+        self._catalog: Catalog | None = catalog(installed) if installed is not None else None
+        self._fixed: list[DocsIndex] | None = None
+        self._loaded: dict[tuple[Path, int], DocsIndex] = {}
+        self._failed: dict[tuple[Path, int], str] = {}
         self._ready: Shelf | None = None
         self._lock = threading.Lock()
 
     async def warm_up(self) -> Shelf:
-        """Load the packs (and re-embed one once if the embedder differs); off the event loop."""
-        if self._ready is None:
+        """The packs in use now (loaded, or re-embedded once, off the event loop)."""
+        if self._ready is None or self._catalog is not None:
             await asyncio.to_thread(self._load)
         assert self._ready is not None
         return self._ready
 
+    def packs_stamp(self) -> str:
+        """A digest of the installed packs there are now (`Catalog.stamp`).
+
+        What a query finds changes with it.
+        """
+        return self._catalog.stamp() if self._catalog is not None else "none"
+
+    @property
+    def failures(self) -> dict[str, str]:
+        """Installed packs that could not be read, by folder: why."""
+        return {str(folder): why for (folder, _), why in self._failed.items()}
+
     def _load(self) -> None:
         with self._lock:
-            if self._ready is not None:
-                return
             embedder = self._embedder()
-            indexes = []
-            for load in self._packs:
-                index = load()
-                if embedder.model_id != index.embedding_model:
-                    index = self._reembedded(index, embedder)
-                indexes.append(index)
-            self._ready = Shelf(indexes)
+            if self._fixed is None:
+                fixed = []
+                for load in self._packs:
+                    index = load()
+                    if embedder.model_id != index.embedding_model:
+                        index = self._reembedded(index, embedder)
+                    fixed.append(index)
+                self._fixed = fixed
+            listed = self._catalog.listed(embedder.model_id) if self._catalog else ()
+            installed = [found for entry in listed if (found := self._installed(entry))]
+            indexes = [*self._fixed, *installed]
+            if self._ready is None or list(map(id, self._ready.indexes)) != list(map(id, indexes)):
+                self._ready = Shelf(indexes)
+            keep = {(entry.folder, entry.changed) for entry in listed}
+            self._loaded = {key: index for key, index in self._loaded.items() if key in keep}
+
+    def _installed(self, entry: Listed) -> DocsIndex | None:
+        """An installed pack, read once per build of it; None (and why, logged) if unreadable."""
+        key = (entry.folder, entry.changed)
+        if key in self._loaded:
+            return self._loaded[key]
+        if key in self._failed:
+            return None
+        try:
+            index = read_index(entry.folder)
+        except IndexError_ as exc:
+            self._failed[key] = str(exc)
+            logger.warning("documentation pack %s not searched: %s", entry.folder, exc)
+            return None
+        self._loaded[key] = index
+        return index
 
     def _reembedded(self, index: DocsIndex, embedder: Embedder) -> DocsIndex:
         slug = re.sub(r"[^\w.@-]+", "_", embedder.model_id)
@@ -171,20 +232,24 @@ class PackSearch:
             np.savez(path, units=fresh.vectors, tasks=fresh.task_vectors)
         return fresh
 
-    async def search_hits(self, query: str, *, k: int) -> list[DocHit]:
-        """The best units of the packs for a query."""
+    async def search_hits(
+        self, query: str, *, k: int, packs: Collection[str] | None = None
+    ) -> list[DocHit]:
+        """The best units of the packs (of `packs` alone, when given) for a query."""
         shelf = await self.warm_up()
         vector = (await self._embedder().embed([query]))[0]
-        return shelf.search(vector, query, k=k)
+        return shelf.search(vector, query, k=k, packs=packs)
 
-    async def search(self, query: str, *, k: int) -> list[Evidence]:
+    async def search(
+        self, query: str, *, k: int, packs: Collection[str] | None = None
+    ) -> list[Evidence]:
         """The best units for a query, as evidence.
 
         The best API without an example of its own brings a unit whose code uses it (scored
         below it), so an answer can show the call.
         """
         shelf = await self.warm_up()
-        hits = await self.search_hits(query, k=k)
+        hits = await self.search_hits(query, k=k, packs=packs)
         found = [evidence_in_context(shelf, hit) for hit in hits]
         if hits:
             companion = shelf.example_for(hits[0], hits[0].score - EXAMPLE_DISCOUNT)

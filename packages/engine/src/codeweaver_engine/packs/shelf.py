@@ -1,13 +1,14 @@
-"""The packs in use, searched as one: today the bundled Python documentation alone.
+"""The packs in use, searched as one: the bundled Python documentation and installed libraries.
 
 Every hit knows its pack, so whatever reads a hit again (its passage in context, an example
 that uses its API, the unit a cited address points to) asks the pack the hit came from. Adding
-a pack (a library installed in the user's environment) is adding an index to the shelf.
+a pack (a library installed in the user's environment) is adding an index to the shelf. A
+search can be kept to some packs (a question that names pandas is answered from pandas).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from codeweaver_engine.packs.format import Pack
 from codeweaver_engine.packs.index import DocHit, DocsIndex, Matrix, load_index
@@ -40,9 +41,28 @@ class Shelf:
                 return index
         raise KeyError(f"no pack {hit.pack.name} {hit.pack.version} on the shelf")
 
-    def search(self, query_vector: Matrix, question: str, *, k: int = 8) -> list[DocHit]:
-        """The best `k` units of all packs for a question, best first (`DocsIndex.search`)."""
-        hits = [hit for index in self.indexes for hit in index.search(query_vector, question, k=k)]
+    def search(
+        self,
+        query_vector: Matrix,
+        question: str,
+        *,
+        k: int = 8,
+        packs: Collection[str] | None = None,
+    ) -> list[DocHit]:
+        """The best `k` units for a question, best first (`DocsIndex.search`).
+
+        Args:
+            query_vector: The question's vector.
+            question: The question's text.
+            k: How many units.
+            packs: Search only the packs of these names; None: every pack.
+        """
+        hits = [
+            hit
+            for index in self.indexes
+            if packs is None or index.pack.name in packs
+            for hit in index.search(query_vector, question, k=k)
+        ]
         return sorted(hits, key=lambda hit: -hit.score)[:k]
 
     def by_url(self, url: str) -> DocHit | None:

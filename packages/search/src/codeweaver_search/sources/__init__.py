@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from codeweaver_corpus.store import DOCS_COLLECTION, DocumentCorpus
+from codeweaver_engine.packs.catalog import packs_folder
 from codeweaver_engine.packs.index import DocsIndex, load_index
 from codeweaver_engine.packs.retrieval import PackSearch
 from codeweaver_runtime import get_embedder, get_qdrant
@@ -108,8 +109,10 @@ def _normal(name: str) -> str:
 def _reference(infra: Infrastructure, library: str = "") -> PackSearch | None:
     """The documentation packs a run searches, one searcher per choice in the process.
 
-    The bundled Python documentation; or, for a run restricted to an installed library's pack
-    (`search_library`), that pack alone; None when no such pack is installed.
+    The bundled Python documentation and the installed packs under the data directory's
+    `packs/` of the operator's model (`codeweaver ingest --python`), looked up again before
+    each search; or, for a run restricted to one pack (`search_library`), the Python
+    documentation alone or an installed library's pack alone (None when there is no such pack).
     """
     model = infra.embedding_model
     folder: Path | None = None
@@ -117,13 +120,16 @@ def _reference(infra: Infrastructure, library: str = "") -> PackSearch | None:
         folder = installed_pack(infra, library)
         if folder is None:
             return None
-    key = (model, str(infra.data_dir), str(folder or ""))
+    key = (model, str(infra.data_dir), str(folder or _normal(library)))
     if key not in _REFERENCES:
         packs: tuple[Callable[[], DocsIndex], ...] = (
             (lambda: load_index(folder),) if folder is not None else (load_index,)
         )
         _REFERENCES[key] = PackSearch(
-            lambda: get_embedder(model), cache_dir=infra.data_dir / "reference", packs=packs
+            lambda: get_embedder(model),
+            cache_dir=infra.data_dir / "reference",
+            packs=packs,
+            installed=None if library else packs_folder(infra.data_dir),
         )
     return _REFERENCES[key]
 

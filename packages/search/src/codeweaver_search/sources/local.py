@@ -43,6 +43,9 @@ class Reference(Protocol):
         """The best units for a query, as evidence."""
         ...
 
+    # A reference whose packs can change while it runs (packs ingested meanwhile) also has
+    # `packs_stamp() -> str`, a digest of the packs it would search now (`PackSearch`).
+
 
 @dataclass
 class LocalCorpusSource:
@@ -67,8 +70,15 @@ class LocalCorpusSource:
         return None
 
     def result_scope(self) -> str | None:
-        """Whose documents in which store: see `scope`."""
-        return self.scope
+        """Whose documents in which store (see `scope`), and which packs there are now.
+
+        A pack ingested while the server runs changes what a query finds: results memoised
+        before it are not served after it.
+        """
+        stamp = getattr(self.reference, "packs_stamp", None)
+        if self.scope is None or not callable(stamp):
+            return self.scope
+        return f"{self.scope}:{stamp()}"
 
     async def warm_up(self) -> None:
         """Load the reference and open the store (first use only).
