@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -13,14 +15,36 @@ import pytest
 from tests.support import REPO
 
 LANGGRAPH = shutil.which("langgraph", path=str(REPO / ".venv" / "bin")) or "langgraph"
-MEMBERS = [
-    "backend",
-    *(
-        f"packages/{p.name}"
+
+
+def _served_members() -> list[str]:
+    """The workspace members the served package needs: `codeweaver` and what it depends on.
+
+    A development-only member (`codeweaver-testing`, the fakes the tests use) is in the
+    workspace but must not be in the image.
+    """
+    folders = {"backend": REPO / "backend"} | {
+        f"packages/{p.name}": p
         for p in sorted((REPO / "packages").iterdir())
         if (p / "pyproject.toml").is_file()
-    ),
-]
+    }
+    projects = {
+        folder: tomllib.loads((path / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+        for folder, path in folders.items()
+    }
+    by_name = {project["name"]: folder for folder, project in projects.items()}
+    needed, todo = set(), ["codeweaver"]
+    while todo:
+        name = todo.pop()
+        if name in needed or name not in by_name:
+            continue
+        needed.add(name)
+        for requirement in projects[by_name[name]].get("dependencies", []):
+            todo.append(re.split(r"[\s<>=!~;\[]", requirement, maxsplit=1)[0])
+    return sorted(by_name[name] for name in needed)
+
+
+MEMBERS = _served_members()
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +66,8 @@ def test_dependencies_come_from_the_lock(dockerfile: str) -> None:
 
 
 def test_each_workspace_package_is_installed_once_without_dependencies(dockerfile: str) -> None:
+    assert "packages/testing" not in MEMBERS
+    assert "packages/engine" in MEMBERS
     for member in MEMBERS:
         assert dockerfile.count(f"ADD {member} /deps/workspace/{member}") == 1, member
     installs = [line for line in dockerfile.splitlines() if line.endswith("--no-deps -e .")]
