@@ -100,5 +100,9 @@ def test_a_dns_rebinding_page_gets_nothing(studio_server: Server) -> None:
         for name in ("localhost", "127.0.0.1", "[::1]"):
             here = {**STUDIO, "Host": f"{name}:{port}"}
             assert http.post("/threads/search", json={}, headers=here).status_code == 200, name
+        # A loopback name passes the Host check; CodeWeaver's `/mcp` then wants a token of its
+        # own (Studio's token-less scheme is for Studio, which uses no MCP tools).
         mcp_here = {**STUDIO, **MCP_HEADERS, "Host": f"localhost:{port}"}
-        assert http.post("/mcp", json=MCP_LIST, headers=mcp_here).status_code == 200
+        answered_here = http.post("/mcp", json=MCP_LIST, headers=mcp_here)
+        assert answered_here.status_code == 401, answered_here.text
+        assert "DNS rebinding" not in answered_here.text
