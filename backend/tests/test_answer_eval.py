@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from codeweaver.cli.main import app
+from codeweaver.context import Context
 from codeweaver.workflows.orchestration.evaluation import (
     Outcome,
     Row,
@@ -106,6 +107,8 @@ def test_the_command_runs_the_real_graph(tmp_path: Path, monkeypatch: pytest.Mon
     assert (figures["n"], figures["correct"], figures["wrong"]) == (1, 1, 0)
     assert figures["out_of_scope"] == {"n": 1, "declined": 1, "answered": 0}
     assert figures["floor"] > 0
+    assert figures["question_files"] == ["q.jsonl", "oos.jsonl"]
+    assert figures["answers_version"] == Context().cache_corpus_version
 
 
 def test_the_curve_holds_a_glossed_question_to_the_floor_as_the_engine_does() -> None:

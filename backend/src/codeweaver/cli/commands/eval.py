@@ -207,9 +207,14 @@ def answers(
             await close_qdrant_clients()
 
     outcomes = asyncio.run(run())
-    default_floor = Context().answer_relevance_floor
+    defaults = Context()
+    default_floor = defaults.answer_relevance_floor
     figures = report(outcomes, default_floor if floors else None)
     figures["floor"] = default_floor
+    # What was measured, so a result file kept under docs/results/ says which sets and which
+    # release of the engine its figures are for.
+    figures["question_files"] = [path.name for path in (questions, out_of_scope) if path]
+    figures["answers_version"] = defaults.cache_corpus_version
     if floors:
         figures["floor_curve"] = floor_curve(
             outcomes, [round(0.4 + 0.02 * i, 2) for i in range(26)]
