@@ -27,8 +27,8 @@ format: ## Format and fix what ruff can
 typecheck: ## mypy --strict over every package and the tests, scripts and benchmarks
 	uv run mypy
 
-docs: ## Regenerate the architecture diagrams from the compiled graphs
-	uv run python -m codeweaver.docs docs/ARCHITECTURE.md
+docs: ## Regenerate the docs' generated blocks: diagrams from the graphs, figures from docs/results/
+	uv run python -m codeweaver.docs
 
 serve: ## LangGraph Server with every graph, offline; completed turns survive a crash
 	LANGGRAPH_NO_VERSION_CHECK=true uv run codeweaver serve

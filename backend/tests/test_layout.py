@@ -20,7 +20,7 @@ ALLOWED = {
     "server": {"context", "workflows", "persistence", "tokens", "server", "tools"},
     "bench": {"context", "workflows", "persistence", "bench"},
     "ui": {"workflows", "tokens", "ui"},
-    "docs": {"workflows"},
+    "docs": {"workflows", "bench", "docs"},
     "__init__": {"context"},
     "cli": {
         "cli",
