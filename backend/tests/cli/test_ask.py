@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -148,3 +149,44 @@ def test_a_bad_model_name_is_a_usage_error(option: str, name: str, problem: str)
     assert result.exit_code == 2
     # Rich draws the message in a box: read its words without the borders.
     assert problem in " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.output).split())
+
+
+async def test_a_second_turn_in_one_process_still_reads_the_ingested_documents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`chat` answers every turn with `run_question` in one process: the store must reopen."""
+    from codeweaver.cli.ask import run_question
+    from codeweaver_runtime import close_qdrant_clients
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "frob.md").write_text(
+        "# Frob\n\nTo configure the frobnicator daemon, set spin_rate = 42 in frob.toml.\n",
+        encoding="utf-8",
+    )
+    home = tmp_path / "home"
+    env = {**os.environ, "CODEWEAVER_HOME": str(home), "HF_HUB_OFFLINE": "1"}
+    ingested = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "codeweaver", "ingest", str(docs)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert ingested.returncode == 0, ingested.stderr
+    monkeypatch.setenv("CODEWEAVER_HOME", str(home))
+    settings = {"chat_model": "offline", "search_sources": ["local"], "cache_enabled": False}
+    try:
+        for turn in ("t1", "t2"):
+            report = await run_question(
+                "How do I configure the frobnicator daemon?",
+                thread_id=turn,
+                data_dir=home,
+                context_overrides=settings,
+            )
+            assert [c["file"] for c in report.citations] == [str(docs / "frob.md")], turn
+            assert report.errors == [], turn
+    finally:
+        await close_qdrant_clients()

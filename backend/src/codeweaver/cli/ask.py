@@ -113,7 +113,7 @@ async def run_question(
         from codeweaver.context import Context
         from codeweaver.persistence import open_checkpointer
         from codeweaver.workflows.orchestration.graph import build_main_graph
-        from codeweaver_runtime import ModelCallCounter, close_qdrant_clients
+        from codeweaver_runtime import ModelCallCounter, release_embedded_stores
 
     context = replace(Context(), **context_overrides)
     counter = ModelCallCounter()
@@ -137,7 +137,9 @@ async def run_question(
                 continue
             nodes.extend(_node_path(namespace, node) for node in chunk or {})
         values = (await graph.aget_state(config)).values
-    await close_qdrant_clients()
+    # Let go of the store (its lock) but keep its client: the sources and the cache of this
+    # process hold it, and a chat's next turn searches through them again.
+    await release_embedded_stores()
     answer = values.get("answer")
     routing = values.get("routing")
     analysis = values.get("analysis")
