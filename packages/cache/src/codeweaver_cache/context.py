@@ -65,8 +65,9 @@ class CacheContext(RuntimeContext):
     cache_corpus_version: str = setting(
         factory=answers_version,
         description="Version of what answers are drawn from; entries of other versions "
-        "are invisible. Default: the bundled corpus, task index and answer engine of this "
-        "release, so an upgrade never serves an answer the new release would not give.",
+        "are invisible. Default: the engine's stamp of this install (every file of the "
+        "offline engine and the corpus package with their data, and the manifests of the "
+        "packs in use), so an upgrade never serves an answer the new release would not give.",
     )
 
     def cache_rule(self) -> HitRule:
