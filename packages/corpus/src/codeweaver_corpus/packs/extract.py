@@ -63,7 +63,7 @@ from codeweaver_corpus.packs.docstrings import Rendered, package_style, render_d
 from codeweaver_corpus.packs.interpreter import INSPECT_SCRIPT
 from codeweaver_engine.packs.units import DocUnit, first_sentence
 
-EXTRACTOR_VERSION = 1
+EXTRACTOR_VERSION = 2
 """Changes whenever extraction gives different units for the same package (packs rebuild)."""
 SKIPPED_PARTS = frozenset(
     {"tests", "test", "testing", "_testing", "conftest", "_vendor", "vendor", "vendored"}
@@ -663,7 +663,14 @@ def _objects(walk: _Walk) -> dict[str, _Object]:
             # A name static reading sees as a value may be a function or a class once it runs
             # (`numpy.add: ufunc` in a stub, `Series.str = Accessor(...)`).
             found.kind = seen.kind
-        found.static = found.static or seen.static
+        if found.static is None or (
+            # `getText = get_text` in a class body is an attribute to static reading: the
+            # function it names is the object, with its name, signature and docstring.
+            found.static.kind is Kind.ATTRIBUTE
+            and seen.static is not None
+            and seen.static.kind is not Kind.ATTRIBUTE
+        ):
+            found.static = seen.static
         found.doc = found.doc or seen.doc
         found.signature = found.signature or seen.signature
         if seen.defined_in:
@@ -778,7 +785,7 @@ class _Namer:
             self._incidental[path] = count
         return self._incidental[path]
 
-    def key(self, path: str) -> tuple[int, int, int, int, int]:
+    def key(self, path: str) -> tuple[int, int, int, int, int, int]:
         not_primary = int(self.walk.primary is not None and path.split(".")[0] != self.walk.primary)
         return (
             not_primary,
@@ -786,7 +793,20 @@ class _Namer:
             self.hidden(path),
             self.incidental(path),
             int(not self.defined_here(path)),
+            int(not self.own_name(path)),
         )
+
+    def own_name(self, path: str) -> bool:
+        """Whether a path ends in the name the object was defined with.
+
+        `get_text`, not `getText`, when a class says `getText = get_text`.
+        """
+        root = self.by_path.get(path)
+        if root is None:
+            return False
+        obj = self.objects[root]
+        name = obj.static.name if obj.static is not None else root.rsplit(".", 1)[-1]
+        return path.rsplit(".", 1)[-1] == name
 
     def first_class(self, path: str) -> str | None:
         """The first class a path goes through (`pandas.Series` in `pandas.Series.str.x`)."""

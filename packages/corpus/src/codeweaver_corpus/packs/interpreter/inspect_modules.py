@@ -52,6 +52,13 @@ _CLASS_DEPTH = 3
 """Classes nested deeper than this (or reached through that many accessors) are not walked."""
 
 
+def _plain_signature(value: Any) -> str:
+    """A callable's signature without annotations: `(a, b=1, *, c=None)`, as docs show it."""
+    signature = inspect.signature(value)
+    bare = [p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()]
+    return str(signature.replace(parameters=bare, return_annotation=inspect.Signature.empty))
+
+
 class _TimedOut(BaseException):
     """Raised by the alarm: a BaseException, so a package's `except Exception` cannot swallow it."""
 
@@ -151,7 +158,7 @@ class Walker:
             found["doc"] = doc[:_DOC_CHARS]
         if kind not in ("module", "property", "attribute", "data") or callable(value):
             try:
-                found["signature"] = str(inspect.signature(value))  # type: ignore[arg-type]
+                found["signature"] = _plain_signature(value)
             except Exception:
                 text = getattr(value, "__text_signature__", None)
                 if isinstance(text, str):
