@@ -49,7 +49,13 @@ def request_for(
 
 @pytest.fixture(scope="module")
 def tinylib(target: TargetEnvironment) -> Extraction:
-    targets = ("tinylib.Table.dropna", "tinylib.core.Table.width", "tinylib.Table.pivot")
+    targets = (
+        "tinylib.Table.dropna",
+        "tinylib.core.Table.width",
+        "tinylib.Table.pivot",
+        "tinylib.Table._private",
+        "tinylib.web.to_json",
+    )
     return extract(request_for(target, "tinylib", module_seconds=1, targets=targets))
 
 
@@ -113,7 +119,8 @@ def test_public_api_under_canonical_names_with_other_paths_as_aliases(
     # A function of a private module, re-exported: its public name only.
     assert units["tinylib.clip"].aliases == []
     names = set(units)
-    assert not {n for n in names if "_impl" in n or "_hidden" in n or "_private" in n}
+    # `tinylib.Table._private` is a unit only because a task names it (below).
+    assert not {n for n in names if "_impl" in n or "_hidden" in n}
     assert not {n for n in names if ".tests" in n}
     assert "tinylib.internal_only" not in names
 
@@ -206,8 +213,35 @@ def test_task_targets_resolve_through_aliases_and_missing_ones_are_none(
         "tinylib.Table.dropna": "tinylib.Table.dropna",
         "tinylib.core.Table.width": "tinylib.Table.width",
         "tinylib.Table.pivot": None,
+        # A curated target may name what the public walk leaves out: a private name, or a
+        # function the package imports from elsewhere (the user reaches it there).
+        "tinylib.Table._private": "tinylib.Table._private",
+        "tinylib.web.to_json": "tinylib.web.to_json",
     }
     assert "tinylib.core.Table.width" in by_name(tinylib)["tinylib.Table.width"].aliases
+    units = by_name(tinylib)
+    assert units["tinylib.Table._private"].text == "Not public."
+    assert units["tinylib.web.to_json"].text.startswith("Serialize ``obj``") or units[
+        "tinylib.web.to_json"
+    ].text.startswith("Serialize `obj`")
+
+
+def test_testing_helpers_are_api_and_test_suites_are_not(tinylib: Extraction) -> None:
+    names = {unit.name for unit in tinylib.units}
+    assert "tinylib.testing.assert_table_equal" in names
+    assert not {name for name in names if ".tests" in name}
+
+
+def test_members_inherited_from_another_distribution_are_the_class_api(
+    tinylib: Extraction,
+) -> None:
+    units = by_name(tinylib)
+    get = units["tinylib.web.Session.get"]
+    assert get.directive == "method"
+    assert get.text.startswith("Get a path below the base URL.")
+    # Names imported from elsewhere are not this library's API unless a task names them.
+    assert "tinylib.web.Client" not in units
+    assert "tinylib.web.dumps" not in units
 
 
 def test_google_and_rest_field_docstrings_are_parsed(target: TargetEnvironment) -> None:

@@ -63,13 +63,15 @@ from codeweaver_corpus.packs.docstrings import Rendered, package_style, render_d
 from codeweaver_corpus.packs.interpreter import INSPECT_SCRIPT
 from codeweaver_engine.packs.units import DocUnit, first_sentence
 
-EXTRACTOR_VERSION = 2
+EXTRACTOR_VERSION = 3
 """Changes whenever extraction gives different units for the same package (packs rebuild)."""
 SKIPPED_PARTS = frozenset(
-    {"tests", "test", "testing", "_testing", "conftest", "_vendor", "vendor", "vendored"}
-    | {"_vendored", "benchmarks"}
+    {"tests", "conftest", "_vendor", "vendor", "vendored", "_vendored", "benchmarks"}
 )
 """Module name parts that are never API: test suites, vendored copies of other packages."""
+SUITE_NAMES = frozenset({"test", "testing"})
+"""Names of packages that are test suites when they hold `test_*.py` or `conftest.py`, and
+testing helpers that are API otherwise (`numpy.testing.assert_allclose`, `django.test.Client`)."""
 DEFAULT_MAX_UNITS = 5000
 """Most units one distribution gives (pandas has about 9,000 public objects; see the module)."""
 MAX_MEMBERS = 300
@@ -185,7 +187,7 @@ class _Finder(ModuleFinder):
     def submodules(self, module: griffe.Module) -> list[tuple[tuple[str, ...], Path]]:
         found = []
         for parts, path in super().submodules(module):
-            if SKIPPED_PARTS.intersection(parts):
+            if SKIPPED_PARTS.intersection(parts) or _in_test_suite(parts, path):
                 continue
             if path.suffix not in (".py", ".pyi") and path.name != "__init__.py":
                 dotted = ".".join((module.path, *parts))
@@ -193,6 +195,27 @@ class _Finder(ModuleFinder):
                     self.compiled.append(dotted)
             found.append((parts, path))
         return found
+
+
+def holds_tests(folder: Path) -> bool:
+    """Whether a package folder is a test suite: it holds `test_*.py` or `conftest.py`."""
+    try:
+        return any(
+            entry.name == "conftest.py"
+            or (entry.name.startswith("test_") and entry.suffix == ".py")
+            for entry in folder.iterdir()
+        )
+    except OSError:
+        return False
+
+
+def _in_test_suite(parts: tuple[str, ...], path: Path) -> bool:
+    """Whether a submodule (its name parts below the package, its file) is in a test suite."""
+    # The folders of the name's packages: all of them for an `__init__.py`, but the module.
+    depth = len(parts) if path.stem == "__init__" else len(parts) - 1
+    return any(
+        folder.name in SUITE_NAMES and holds_tests(folder) for folder in path.parents[:depth]
+    )
 
 
 def _hidden_name(dotted: str) -> bool:
@@ -429,13 +452,21 @@ def _walk_module(walk: _Walk, path: str, module: griffe.Module) -> list[tuple[st
     return later
 
 
-def _walk_class(walk: _Walk, path: str, cls: Class) -> list[tuple[str, Object]]:
-    # Own and inherited members, the nearest definition first (griffe's `all_members` makes
-    # an alias of every inherited member of every class, which costs seconds in SQLAlchemy).
+def _class_members(cls: Class) -> dict[str, Object | Alias]:
+    """A class's own and inherited members, the nearest definition first.
+
+    griffe's `all_members` makes an alias of every inherited member of every class, which
+    costs seconds in SQLAlchemy; the members of the classes of the MRO are the same objects.
+    """
     members: dict[str, Object | Alias] = {}
     for klass in (cls, *_mro(cls)):
         for name, member in klass.members.items():
             members.setdefault(name, member)
+    return members
+
+
+def _walk_class(walk: _Walk, path: str, cls: Class) -> list[tuple[str, Object]]:
+    members = _class_members(cls)
     later: list[tuple[str, Object]] = []
     own_members: dict[str, str] = {}
     for name in sorted(members):
@@ -508,9 +539,11 @@ def inspect_runtime(request: Request, walk: _Walk, roots: list[str], documented:
                     "own": sorted(walk.own),
                     "documented": sorted(documented),
                     "skip_parts": sorted(SKIPPED_PARTS),
+                    "suite_names": sorted(SUITE_NAMES),
                     "module_seconds": request.module_seconds,
                     "memory_bytes": request.inspect_memory,
                     "max_members": MAX_MEMBERS,
+                    "targets": list(request.targets),
                 }
             ),
             encoding="utf-8",
@@ -1022,6 +1055,7 @@ def extract(request: Request) -> Extraction:
     )
     runtime_paths = inspect_runtime(request, walk, roots, _documented(walk))
     inspect_seconds = time.perf_counter() - started - static_seconds
+    walk_targets(walk, loader, request.targets)
     objects = _objects(walk)
     namer = _Namer(walk, objects)
     named = {root: namer.name(obj) for root, obj in objects.items() if obj.paths}
@@ -1131,14 +1165,45 @@ def resolve_targets(
 
 
 def _through_griffe(target: str, walk: _Walk, loader: GriffeLoader) -> str | None:
-    try:
-        found = loader.modules_collection.get_member(target)
-    except (KeyError, ValueError, AliasResolutionError, CyclicAliasError):
-        return None
-    obj = _resolved(found)
+    obj = static_lookup(loader, target)
     if obj is None or obj.path not in walk.seen:
         return None
     return walk.ids.find(obj.path)
+
+
+def static_lookup(loader: GriffeLoader, dotted: str) -> Object | None:
+    """The object a dotted path reaches statically, through imports and inherited members."""
+    parts = dotted.split(".")
+    current: Object | Alias | None = loader.modules_collection.members.get(parts[0])
+    for part in parts[1:]:
+        owner = _resolved(current) if current is not None else None
+        if owner is None:
+            return None
+        members = _class_members(owner) if isinstance(owner, Class) else owner.members
+        current = members.get(part)
+    return _resolved(current) if current is not None else None
+
+
+def walk_targets(walk: _Walk, loader: GriffeLoader, targets: Iterable[str]) -> None:
+    """Read the task targets no walk reached, through griffe.
+
+    A curated target may name what the public walk leaves out: a member with a leading
+    underscore that is documented API (`sqlalchemy.Row._asdict`, as namedtuples have).
+    """
+    for target in targets:
+        if target in walk.static_path or target in walk.runtime_path:
+            continue
+        obj = static_lookup(loader, target)
+        if obj is None or obj.kind is Kind.MODULE or not walk.is_own(obj.path):
+            continue
+        parent = obj.parent
+        seen = _Seen(
+            _static_kind(obj, in_class=isinstance(parent, Class)),
+            defined_in=parent.path if parent is not None else "",
+            static=obj,
+            doc=_docstring_value(obj),
+        )
+        walk.add(target, obj.path, seen, runtime=False)
 
 
 def _add_target_aliases(units: list[DocUnit], targets: dict[str, str | None]) -> None:

@@ -19,9 +19,13 @@ time-out is still read:
 - `{"event": "done"}` at the end.
 
 The request: `modules` (the roots, imported in order), `own` (the distribution's top-level
-names: objects defined elsewhere are not walked), `documented`, `skip_parts` (module name parts
-never walked, e.g. `tests`), `module_seconds` (time limit per root module), `memory_bytes`,
-`max_paths` and `max_members` (per class).
+names: classes and functions defined elsewhere are not walked), `documented`, `skip_parts`
+(module name parts never walked, e.g. `tests`), `suite_names` (`test`, `testing`: skipped when
+they hold test files), `module_seconds` (time limit per root module), `memory_bytes`,
+`max_paths`, `max_members` (per class) and `targets` (task targets to record even where the walk
+does not reach them, after it). A class's members inherited from another
+distribution's base are walked (`flask.Request.get_json` is Werkzeug's); from the standard
+library's, not.
 """
 
 # The package's code runs here: whatever it raises is recorded, never allowed to end the walk.
@@ -40,6 +44,7 @@ import importlib
 import inspect
 import json
 import signal
+import sysconfig
 import types
 import warnings
 from typing import Any
@@ -57,6 +62,46 @@ def _plain_signature(value: Any) -> str:
     signature = inspect.signature(value)
     bare = [p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()]
     return str(signature.replace(parameters=bare, return_annotation=inspect.Signature.empty))
+
+
+def _is_stdlib(module: object) -> bool:
+    """Whether a module name is the standard library's (or builtins')."""
+    if not isinstance(module, str):
+        return True
+    top = module.split(".", 1)[0]
+    if top in sys.builtin_module_names:
+        return True
+    names = getattr(sys, "stdlib_module_names", None)
+    if names is not None:
+        return top in names
+    # Python 3.8 and 3.9: a module loaded from the standard library's folder.
+    loaded = sys.modules.get(top)
+    origin = getattr(loaded, "__file__", None) or ""
+    stdlib = sysconfig.get_paths()["stdlib"]
+    return origin.startswith(stdlib) and "site-packages" not in origin
+
+
+def _reach(dotted: str) -> tuple[object, object]:
+    """The object a dotted path reaches after importing its top module, and its owner.
+
+    Attributes first; a submodule not imported by its package is imported.
+
+    Raises:
+        LookupError: the path reaches nothing.
+    """
+    parts = dotted.split(".")
+    found: object = importlib.import_module(parts[0])
+    owner: object = None
+    for depth, part in enumerate(parts[1:], start=2):
+        owner = found
+        try:
+            found = getattr(found, part)
+        except AttributeError:
+            try:
+                found = importlib.import_module(".".join(parts[:depth]))
+            except ImportError:
+                raise LookupError(dotted) from None
+    return found, owner
 
 
 class _TimedOut(BaseException):
@@ -86,9 +131,11 @@ class Walker:
         self.own = set(request["own"])
         self.documented = set(request.get("documented", ()))
         self.skip_parts = set(request.get("skip_parts", ()))
+        self.suite_names = set(request.get("suite_names", ()))
         self.max_paths = int(request.get("max_paths", 60000))
         self.max_members = int(request.get("max_members", 400))
         self.paths = 0
+        self.emitted: set[str] = set()
         self.walked: set[int] = set()
         self.first_path: dict[int, str] = {}
         self.keep: list[object] = []  # objects whose id() names them stay alive
@@ -108,6 +155,25 @@ class Walker:
             p.startswith("_") or p in self.skip_parts or not p.isidentifier()
             for p in path.split(".")
         )
+
+    def in_test_suite(self, module: types.ModuleType) -> bool:
+        """Whether a module is (in) a test suite: a `test`/`testing` package of test files."""
+        parts = module.__name__.split(".")
+        for end in range(1, len(parts) + 1):
+            if parts[end - 1] not in self.suite_names:
+                continue
+            package = sys.modules.get(".".join(parts[:end]))
+            for folder in getattr(package, "__path__", None) or ():
+                try:
+                    names = os.listdir(folder)
+                except OSError:
+                    continue
+                if any(
+                    n == "conftest.py" or (n.startswith("test_") and n.endswith(".py"))
+                    for n in names
+                ):
+                    return True
+        return False
 
     def identity(self, value: object, path: str) -> str:
         """One string for every path to the same object."""
@@ -170,6 +236,7 @@ class Walker:
         if self.paths >= self.max_paths:
             return False
         self.paths += 1
+        self.emitted.add(path)
         event: dict[str, Any] = {
             "event": "object",
             "path": path,
@@ -240,8 +307,15 @@ class Walker:
         value = getattr(module, name)
         child = f"{path}.{name}"
         if isinstance(value, types.ModuleType):
-            if self.is_own(value.__name__) and self.public_module(child):
-                return child, value, True
+            if (
+                self.is_own(value.__name__)
+                and self.public_module(child)
+                and not self.in_test_suite(value)
+            ):
+                # A module is walked once, under its own name when that is public:
+                # `matplotlib.cm`, not `matplotlib.pyplot.cm` where pyplot imports it.
+                own = value.__name__
+                return (own if self.public_module(own) else child), value, True
             return None
         named = inspect.isclass(value) or inspect.isroutine(value)
         if named and not self.is_own(getattr(value, "__module__", None)):
@@ -281,8 +355,11 @@ class Walker:
     ) -> tuple[str, object, str, str, str] | None:
         """A class's public member as (path, value, kind, module, identity), or None."""
         defining = next((k for k in cls.__mro__ if name in vars(k)), None)
-        if defining is None or not self.is_own(defining.__module__):
-            return None  # from object, dict, a foreign base, or the metaclass
+        if defining is None or _is_stdlib(defining.__module__):
+            # From the metaclass, or object, dict, Exception, threading.Thread: what the
+            # Python documentation documents. A third-party base's members are this class's
+            # API (`flask.Request.get_json` is Werkzeug's).
+            return None
         raw = vars(defining)[name]
         try:
             value = getattr(cls, name)
@@ -306,6 +383,30 @@ class Walker:
         if identity is None:
             identity = self.identity(value, child)
         return child, value, kind, defining.__module__, identity
+
+    def walk_target(self, target: str) -> None:
+        """Record a task target the walk did not reach, whoever defines it.
+
+        A curated target may be a name a package re-exports from elsewhere
+        (`requests.utils.quote` is `urllib.parse.quote`): it is what the user reaches.
+        """
+        try:
+            value, owner = _reach(target)
+            if isinstance(value, types.ModuleType):
+                return
+            if inspect.isclass(owner):
+                name = target.rsplit(".", 1)[1]
+                found = self.class_member(target.rsplit(".", 1)[0], owner, name)
+                if found is None:
+                    return
+                _, value, kind, module, identity = found
+            else:
+                kind = self.kind_of(value)
+                module = str(getattr(value, "__module__", None) or getattr(owner, "__name__", ""))
+                identity = self.identity(value, target)
+        except Exception:
+            return
+        self.record(target, value, kind, module, identity)
 
     def walk(self, root: str, seconds: int) -> None:
         """Import a root module and walk what it reaches, within `seconds`."""
@@ -348,6 +449,19 @@ def main() -> None:
             if walker.paths >= walker.max_paths:
                 break
             walker.walk(root, int(request.get("module_seconds", 20)))
+        targets = [t for t in request.get("targets", ()) if t not in walker.emitted]
+        if targets:
+            seconds = int(request.get("module_seconds", 20))
+            if hasattr(signal, "SIGALRM") and seconds > 0:
+                signal.alarm(seconds)
+            try:
+                for target in targets:
+                    walker.walk_target(target)
+            except _TimedOut:
+                walker.emit({"event": "failure", "module": "targets", "reason": "timed out"})
+            finally:
+                if hasattr(signal, "SIGALRM"):
+                    signal.alarm(0)
         walker.emit({"event": "done", "paths": walker.paths})
     sys.stdout.flush()
     # Threads a package started must not keep this process alive after the report is written.
