@@ -1,10 +1,13 @@
-"""The word reading the cache's guards and the composer share: Korean words, stems, direction."""
+"""The word reading the cache's guards and the composer share: Korean words and stems.
+
+Which way a question goes is `test_direction.py`'s.
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from codeweaver_engine.language.reading import canonical_stem, converts_the_other_way, korean_word
+from codeweaver_engine.language.reading import canonical_stem, korean_word
 
 
 @pytest.mark.parametrize(
@@ -29,24 +32,3 @@ def test_korean_words_are_read_without_particles_and_endings(
 def test_stems_fold_inflected_synonyms_together() -> None:
     assert canonical_stem("removing") == canonical_stem("deleted") == canonical_stem("remove")
     assert canonical_stem("creating") == canonical_stem("generate") == canonical_stem("make")
-
-
-@pytest.mark.parametrize(
-    ("question", "other", "reversed_"),
-    [
-        (
-            "Convert unicode string to byte string",
-            "convert a byte string to a unicode string",
-            True,
-        ),
-        ("Convert unicode string to byte string", "convert a unicode string to bytes", False),
-        ("Convert from a hex string to an int", "convert an int to a hex string", True),
-        ("Convert hex string to int", "convert a hex string to int", False),
-        ("How do I reverse a list?", "convert a list to a string", False),
-    ],
-)
-def test_a_conversion_the_other_way_is_told_apart(
-    question: str, other: str, reversed_: bool
-) -> None:
-    assert converts_the_other_way(question, other) is reversed_
-    assert converts_the_other_way(other, question) is reversed_
