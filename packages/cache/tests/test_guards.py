@@ -208,6 +208,94 @@ def test_a_to_b_against_b_to_a_conflicts(query: str, cached: str) -> None:
     assert any(c.startswith("direction differs") for c in compare(query, cached).conflicts)
 
 
+@pytest.mark.parametrize(
+    ("query", "cached"),
+    [
+        # Issue 29: phrases of several words, "How to" before them, and "B from A".
+        (
+            "How to convert a Unix timestamp to a datetime in Python?",
+            "How to convert a datetime to a Unix timestamp in Python?",
+        ),
+        (
+            "Get a Unix timestamp from a datetime object",
+            "Get a datetime object from a Unix timestamp",
+        ),
+        (
+            "How to convert a Unix timestamp to a datetime in Python?",
+            "How to get a Unix timestamp from a datetime in Python?",
+        ),
+        (
+            "How can I convert a list of tuples to a Python dictionary?",
+            "How can I convert a Python dictionary to a list of tuples?",
+        ),
+        (
+            "How do I convert hours, minutes and seconds to seconds?",
+            "How do I convert seconds to hours, minutes and seconds?",
+        ),
+        (
+            "datetime을 유닉스 타임스탬프로 변환하는 방법",
+            "유닉스 타임스탬프를 datetime으로 변환하는 방법",
+        ),
+        ("딕셔너리에서 튜플 리스트로 변환하는 방법", "튜플 리스트에서 딕셔너리로 변환하는 방법"),
+    ],
+)
+def test_conversions_between_phrases_the_other_way_conflict(query: str, cached: str) -> None:
+    assert any(c.startswith("direction differs") for c in compare(query, cached).conflicts)
+
+
+@pytest.mark.parametrize(
+    ("query", "cached"),
+    [
+        (
+            "How do I convert a Unix timestamp into a datetime object?",
+            "How to convert a Unix timestamp to a datetime in Python?",
+        ),
+        ("get the datetime from a unix timestamp", "convert a unix timestamp to a datetime"),
+        (
+            "유닉스 타임스탬프를 datetime 객체로 바꾸는 방법",
+            "유닉스 타임스탬프를 datetime으로 변환하는 방법",
+        ),
+    ],
+)
+def test_the_same_conversion_asked_two_ways_agrees_on_direction(query: str, cached: str) -> None:
+    assert not any(c.startswith("direction") for c in compare(query, cached).conflicts)
+
+
+@pytest.mark.parametrize(
+    ("query", "cached"),
+    [
+        (
+            "How to remove leading whitespace from a string in Python?",
+            "How to remove all whitespace from a string in Python?",
+        ),
+        ("Remove duplicates from a list while preserving order", "Remove duplicates from a list"),
+        (
+            "How to check if any value of a dict is 0?",
+            "How to check if all values of a dict are 0?",
+        ),
+        ("How do I merge two dicts in a single expression?", "How do I merge two dicts?"),
+        (
+            "Create a temporary directory that is deleted automatically",
+            "Create a temporary directory",
+        ),
+        (
+            "Count the occurrences of an item in a list",
+            "Count the occurrences of each item in a list",
+        ),
+        ("문자열에서 앞쪽 공백만 제거하는 방법", "문자열에서 모든 공백을 제거하는 방법"),
+        ("순서를 유지하면서 리스트에서 중복을 제거하는 방법", "리스트에서 중복을 제거하는 방법"),
+    ],
+)
+def test_scope_words_and_constraints_must_agree(query: str, cached: str) -> None:
+    assert any(c.startswith("scope differs") for c in compare(query, cached).conflicts)
+
+
+def test_a_scope_only_the_cached_question_narrows_may_still_serve() -> None:
+    # An answer for "... in one line" answers the question without the constraint.
+    result = compare("sum of squares in a list", "sum of squares in a list in one line")
+    assert not any(c.startswith("scope") for c in result.conflicts)
+
+
 def test_with_against_without_is_a_polarity_conflict() -> None:
     result = compare("Run a container without a volume", "Run a container with a volume")
     assert any(c.startswith("polarity") for c in result.conflicts)

@@ -5,7 +5,10 @@ Embeddings see "How do I reverse a list in Python?" and "...in Python 2?" as the
 and "TypeError: 'NoneType' object is not iterable" as the "...not subscriptable" one (0.78). The
 checks here read the questions' surface instead: versions, numbers, identifiers and quoted
 names, error codes, exception names and their messages, request methods, library, language and
-OS names, negation, opposite operations and directions, and the direction of a conversion. Each
+OS names, negation, opposite operations and directions, the direction of a conversion between
+phrases ("a Unix timestamp to a datetime", "a datetime from a Unix timestamp") and the scope
+words and constraints (all or leading, any or all, preserving order, in one expression), the last
+two read as the engine reads them (`codeweaver_engine.language.direction`, `scope_words`). Each
 check names the detail that differs, so every miss can say why.
 
 All checks are pure and deterministic. `compare` runs them all and also lists the content words
@@ -21,13 +24,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 
-from codeweaver_engine.language.reading import (
-    HANGUL,
-    Direction,
-    canonical_stem,
-    read,
-    reversed_direction,
-)
+from codeweaver_engine.language.direction import Conversion, conversion, reverses
+from codeweaver_engine.language.reading import HANGUL, canonical_stem, read
+from codeweaver_engine.language.scope_words import scope_conflicts
 from codeweaver_engine.lexicon import (
     AMBIGUOUS_LANGUAGES,
     DATA_KINDS,
@@ -90,8 +89,9 @@ class Details:
     """Stems naming a kind of data or thing (list, file, key, value...), filler or not."""
     surface: tuple[tuple[str, str], ...]
     """(stem, a word of the question it comes from) for content and kind stems."""
-    direction: Direction | None
-    """(what is converted, what it becomes) when the question is a conversion."""
+    direction: Conversion | None
+    """What the question converts into what, when it asks for a conversion
+    (`codeweaver_engine.language.direction`)."""
 
 
 @dataclass(frozen=True)
@@ -249,7 +249,6 @@ def details(question: str) -> Details:
         s for w, s in zip(lowered, stems, strict=True) if w not in FILLER and s not in FILLER
     )
     negated = contracted_negation or any(w in NEGATIONS for w in lowered)
-    direction = reading.direction
     return Details(
         versions=frozenset(versions),
         numbers=frozenset(numbers),
@@ -268,7 +267,7 @@ def details(question: str) -> Details:
         sequence=tuple(stems),
         kinds=kinds,
         surface=tuple(sorted(surface.items())),
-        direction=direction,
+        direction=conversion(question),
     )
 
 
@@ -349,8 +348,10 @@ def compare(query: str, cached: str) -> Comparison:
     q_ops, c_ops = _operations(q.words), _operations(c.words)
     if q_ops and c_ops and q_ops != c_ops:
         conflicts.append(_differ("operations", q_ops, c_ops))
-    if q.direction and c.direction and reversed_direction(q.direction, c.direction):
+    if reverses(q.direction, c.direction):
         conflicts.append("direction differs: the conversion goes the other way")
+    # "All" whitespace is not the "leading" whitespace, nor is "preserving order" any order.
+    conflicts.extend(scope_conflicts(query, cached))
 
     q_surface, c_surface = dict(q.surface), dict(c.surface)
     query_only = sorted(q.vocabulary - c.vocabulary)
