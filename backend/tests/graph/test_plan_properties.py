@@ -37,3 +37,12 @@ def test_any_text_gets_a_plan_and_a_route(raw: str) -> None:
 def test_three_or_more_question_marks_are_always_declined(n: int) -> None:
     text = " ".join(f"What is thing number {i}?" for i in range(n))
     assert routing_for(offline_plan(text)).route == "too_many"
+
+
+def test_the_second_of_two_questions_is_planned_with_the_first_s_subject() -> None:
+    plan = offline_plan("What is the current working directory, and how do I change it?")
+    assert plan.kind == "multiple_questions"
+    assert plan.questions == [
+        "What is the current working directory",
+        "how do I change the current working directory?",
+    ]

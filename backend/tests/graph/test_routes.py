@@ -91,6 +91,25 @@ async def test_two_questions_get_two_sections(make_harness: MakeHarness) -> None
     assert any(n.startswith("multi_question/") for n in nodes)
 
 
+async def test_the_second_of_two_questions_keeps_the_first_s_subject(
+    make_harness: MakeHarness,
+) -> None:
+    # Issue 29: "how do I close it?" alone is about nothing; it was declined, and cached under
+    # its bare words. It is answered, and cached, about the file.
+    h = make_harness()
+    values, _, _ = await h.ask("How do I open a file, and how do I close it?", thread="a")
+    assert values["routing"].route == "multi"
+    assert values["plan"].questions == ["How do I open a file", "how do I close a file?"]
+    assert "## 2. how do I close a file?" in values["answer"].text
+    assert not values["answer"].declined
+    again, nodes, _ = await h.ask("How do I close a file?", thread="b")
+    assert again["cache_decision"].hit, again["cache_decision"].reason
+    assert not search_ran(nodes)
+    bare, _, _ = await h.ask("How do I close it?", thread="c")
+    assert not bare["cache_decision"].hit
+    assert not bare["cache_stored"]
+
+
 async def test_two_questions_both_declined_are_a_decline(make_harness: MakeHarness) -> None:
     h = make_harness()
     values, _, _ = await h.ask(

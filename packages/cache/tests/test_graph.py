@@ -190,3 +190,38 @@ async def test_without_a_context_the_graphs_use_the_defaults(cache: SemanticCach
     del state["answer"]
     out = await build_cache_lookup_graph(cache=cache).ainvoke(state)
     assert out["cache_decision"].hit, out["cache_decision"].reason
+
+
+async def test_a_question_whose_subject_is_only_a_pronoun_is_never_a_key(
+    cache: SemanticCache,
+) -> None:
+    # Issue 29: after "How do I read a JSON file, and how do I pretty-print it?", a new thread
+    # asking "How do I pretty-print it?" was served the JSON answer. Even with an analysis that
+    # says it may be cached (a planner model's, say), such a question neither stores nor looks up.
+    bare = "How do I pretty-print it?"
+    store = build_cache_store_graph(cache=cache)
+    lookup = build_cache_lookup_graph(cache=cache)
+    ctx = CacheContext(tenant="acme")
+    counter = ModelCallCounter()
+
+    stored = await store.ainvoke(turn(bare), config(counter), context=ctx)
+    assert stored["cache_stored"] is False
+    assert stored["cache_store_reason"] == "pronoun_subject"
+    assert await cache.count() == 0
+
+    # An entry keyed on the bare question (as an earlier release stored it) is not served.
+    await cache.put(
+        bare,
+        grounded("Use `json.dumps(obj, indent=4)` [1]."),
+        cache.scope("acme", ctx.cache_corpus_version),
+        ttl_s=60.0,
+    )
+    state = turn(bare)
+    del state["answer"]
+    out = await lookup.ainvoke(state, config(counter, "t2"), context=ctx)
+    assert not out["cache_decision"].hit
+    assert out["cache_decision"].reason.startswith("pronoun_subject")
+
+    # The same question with its subject named is a key like any other.
+    named = "How do I pretty-print a JSON file?"
+    assert (await store.ainvoke(turn(named), config(counter), context=ctx))["cache_stored"]

@@ -16,6 +16,7 @@ from codeweaver_engine.language.intent import classify_intent
 from codeweaver_engine.language.pointing import POINTS_AT_THREAD, WANTS_CODE
 from codeweaver_engine.language.prose import is_code_line, prose_only
 from codeweaver_engine.language.script import detect_language
+from codeweaver_engine.language.subject import leans_on_pronoun
 from codeweaver_engine.language.words import collapse_whitespace, content_words
 from codeweaver_engine.packs import DOCS_URL
 from codeweaver_runtime import Embedder
@@ -252,6 +253,7 @@ async def analyze_offline(
     should_cache = (
         question_type != "clarification"
         and not depends_on_thread
+        and not leans_on_pronoun(standalone)
         and not _TIME_SENSITIVE.search(question)
         and not _PERSONAL_CODE.search(question)
         and len(standalone) <= 500

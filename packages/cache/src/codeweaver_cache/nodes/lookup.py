@@ -9,6 +9,7 @@ from codeweaver_cache.nodes.common import CacheDeps, cache_context, error, hit, 
 from codeweaver_cache.state import LookupState, LookupUpdate, key_question
 from codeweaver_cache.store import CacheUnavailableError, failure_kind
 from codeweaver_cache.verifier import PendingHit, resolve_verifier, verify
+from codeweaver_engine.language.subject import leans_on_pronoun
 from codeweaver_runtime import ModelCallError, Node, run_tenant, traced
 from codeweaver_schema import CacheDecision
 
@@ -34,6 +35,9 @@ def make_lookup(deps: CacheDeps) -> Node[LookupState, CacheContext, LookupUpdate
         question = key_question(state)
         if not question:
             return update | miss("no_question: nothing to look up")
+        if leans_on_pronoun(question):
+            # "How do I pretty-print it?" meant a JSON file in one thread, anything in the next.
+            return update | miss("pronoun_subject: the question's subject is only a pronoun")
         cache = deps.cache_for(context)
         scope = cache.scope(run_tenant(context), context.cache_corpus_version)
         try:

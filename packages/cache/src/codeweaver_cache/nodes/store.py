@@ -8,6 +8,7 @@ from codeweaver_cache.context import CacheContext
 from codeweaver_cache.nodes.common import CacheDeps, cache_context, error
 from codeweaver_cache.state import CacheState, CacheUpdate, key_question
 from codeweaver_cache.store import CacheUnavailableError, admission_refusal, failure_kind
+from codeweaver_engine.language.subject import leans_on_pronoun
 from codeweaver_runtime import Node, run_tenant, traced
 
 STORE = "cache_store"
@@ -28,6 +29,10 @@ def make_store(deps: CacheDeps) -> Node[CacheState, CacheContext, CacheUpdate]:
             refusal = admission_refusal(answer, analysis) or "no_question"
             cache.stats.rejections[refusal] += 1
             return {"cache_stored": False, "cache_store_reason": refusal}
+        if leans_on_pronoun(question):
+            # A key that is only a pronoun would serve this answer to any later "fix it?".
+            cache.stats.rejections["pronoun_subject"] += 1
+            return {"cache_stored": False, "cache_store_reason": "pronoun_subject"}
         scope = cache.scope(run_tenant(context), context.cache_corpus_version)
         try:
             admission = await cache.admit(

@@ -28,6 +28,7 @@ from codeweaver_engine.analysis import (
 )
 from codeweaver_engine.embedding import with_embedder_or_without
 from codeweaver_engine.language.script import detect_language
+from codeweaver_engine.language.subject import with_shared_subject
 from codeweaver_engine.language.words import clean_text, truncate
 from codeweaver_engine.questions import guard_too_many, scan_questions
 from codeweaver_engine.strings import texts
@@ -65,9 +66,11 @@ def offline_plan(question: str) -> Plan:
             guard_applied=True,
         )
     if len(scan.candidates) == 2:
+        # "What is X, and how do I change it?": the second is about X, and is answered and
+        # cached as such.
         return Plan(
             kind="multiple_questions",
-            questions=scan.candidates,
+            questions=with_shared_subject(scan.candidates),
             reason="two independent questions",
         )
     return Plan(kind="single_topic", questions=[question], reason="one question")
