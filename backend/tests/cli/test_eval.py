@@ -40,8 +40,26 @@ def test_eval_cache_traps_reports_each_pair(tmp_path: Path) -> None:
     report = json.loads(result.stdout)
     assert (report["n"], report["wrong_hits"], report["model_calls"]) == (2, 0, 0)
     assert [p["hit"] for p in report["pairs"]] == [False, False]
+    assert report["by_kind"] == {"unmarked": {"n": 2, "hits": 0}}
     both = CliRunner().invoke(app, ["eval", "cache", "--traps", str(traps), "--pairs", str(traps)])
     assert both.exit_code != 0
+
+
+def test_eval_cache_same_reports_the_hit_rate_of_paraphrases(tmp_path: Path) -> None:
+    same = tmp_path / "same.tsv"
+    same.write_text(
+        "How do I reverse a list in Python?\thow do I reverse a list in python\tsame\n"
+        "Getting the last element of a list\tGetting the first element of a list\tscope\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["eval", "cache", "--same", str(same), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert (report["n"], report["hits"], report["hit_rate"]) == (2, 1, 0.5)
+    assert report["by_kind"] == {"same": {"n": 1, "hits": 1}, "scope": {"n": 1, "hits": 0}}
+    table = CliRunner().invoke(app, ["eval", "cache", "--same", str(same)])
+    assert table.exit_code == 0, table.output
+    assert "missed: 'Getting the first element of a list'" in table.stdout
 
 
 def test_eval_retrieval_on_a_slice_of_the_python_docs(tmp_path: Path) -> None:

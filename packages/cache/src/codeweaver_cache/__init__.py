@@ -25,7 +25,12 @@ from codeweaver_cache.store import (
     CacheUnavailableError,
     SemanticCache,
 )
-from codeweaver_cache.traps import TrapReport, evaluate_traps
+from codeweaver_cache.traps import (
+    ParaphraseReport,
+    TrapReport,
+    evaluate_paraphrases,
+    evaluate_traps,
+)
 from codeweaver_cache.verifier import CacheVerdict
 
 __all__ = [
@@ -44,6 +49,7 @@ __all__ = [
     "LookupOutput",
     "LookupUpdate",
     "PairFeatures",
+    "ParaphraseReport",
     "SemanticCache",
     "StoreOutput",
     "TrapReport",
@@ -51,6 +57,7 @@ __all__ = [
     "build_cache_store_graph",
     "compare",
     "evaluate_cache",
+    "evaluate_paraphrases",
     "evaluate_traps",
     "fresh_cache_fields",
     "lookup_graph",

@@ -86,7 +86,19 @@ def cache(
     ] = None,
     traps: Annotated[
         Path | None,
-        typer.Option("--traps", help="TSV of 'cached question<TAB>new question' traps.", **_FILE),
+        typer.Option(
+            "--traps",
+            help="TSV of 'cached question<TAB>new question[<TAB>kind]' traps: any hit is wrong.",
+            **_FILE,
+        ),
+    ] = None,
+    same: Annotated[
+        Path | None,
+        typer.Option(
+            "--same",
+            help="TSV of paraphrase pairs in the traps format: every hit is right.",
+            **_FILE,
+        ),
     ] = None,
     as_json: JsonOption = False,
     limit: Annotated[
@@ -96,13 +108,18 @@ def cache(
     """Precision and hit rates of the semantic cache, or its wrong hits on traps.
 
     --pairs: duplicate-question pairs (issue 4's protocol). --traps: pairs of different
-    questions, where any hit is wrong. Runs the same lookup code as the graph, in a throwaway
-    in-memory store, offline.
+    questions, where any hit is wrong (each kind's wrong hits apart). --same: pairs of one
+    question asked two ways, where every hit is right (the hit rate, which a guard that blocks
+    everything brings down). Runs the same lookup code as the graph, in a throwaway in-memory
+    store, offline.
     """
-    if (pairs is None) == (traps is None):
-        raise typer.BadParameter("give either --pairs or --traps")
+    if sum(option is not None for option in (pairs, traps, same)) != 1:
+        raise typer.BadParameter("give one of --pairs, --traps or --same")
     if traps is not None:
         _cache_traps(traps, as_json)
+        return
+    if same is not None:
+        _cache_same(same, as_json)
         return
     assert pairs is not None
     from codeweaver_cache import evaluate_cache
@@ -142,10 +159,43 @@ def _cache_traps(traps: Path, as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(figures, indent=2, ensure_ascii=False))
         return
-    _print_table("Cache traps", {k: v for k, v in figures.items() if k != "pairs"})
+    _print_table("Cache traps", {k: v for k, v in figures.items() if k not in ("pairs", "by_kind")})
+    _print_kinds("wrong hits", figures["by_kind"])
     for pair in figures["pairs"]:
         if pair["hit"]:
             out.print(f"wrong hit: {pair['query']!r} served {pair['cached']!r}")
+
+
+def _cache_same(same: Path, as_json: bool) -> None:
+    """Store each pair's first question, look up its paraphrase: the share that hits."""
+    from codeweaver_cache import evaluate_paraphrases
+
+    async def run() -> str:
+        with err.status("storing each pair's first question and looking up its paraphrase…"):
+            report = await evaluate_paraphrases(same, cache=_throwaway_cache())
+        return report.to_json()
+
+    figures = json.loads(asyncio.run(run()))
+    if as_json:
+        typer.echo(json.dumps(figures, indent=2, ensure_ascii=False))
+        return
+    _print_table(
+        "Cache paraphrases", {k: v for k, v in figures.items() if k not in ("pairs", "by_kind")}
+    )
+    _print_kinds("hits", figures["by_kind"])
+    for pair in figures["pairs"]:
+        if not pair["hit"]:
+            out.print(f"missed: {pair['query']!r} ({pair['reason']})")
+
+
+def _print_kinds(hits: str, by_kind: dict[str, dict[str, int]]) -> None:
+    table = Table(title=f"{hits.capitalize()} by kind")
+    table.add_column("kind")
+    table.add_column("pairs", justify="right")
+    table.add_column(hits, justify="right")
+    for kind, counts in by_kind.items():
+        table.add_row(kind, str(counts["n"]), str(counts["hits"]))
+    out.print(table)
 
 
 @eval_app.command("answers")
