@@ -343,3 +343,71 @@ def make_environment(folder: Path) -> Environment:
     _write_distribution(site, "tinysphinx", "2.0", TINYSPHINX, top_level=["tinysphinx"])
     _write_distribution(site, "crashlib", "0.1", CRASHLIB, top_level=["crashlib"])
     return Environment(root=folder, python=python, site_packages=site)
+
+
+# Made-up libraries under real libraries' names, so that the engine's technology list knows the
+# questions about them: a question that names pandas is answered from the `pandas` pack.
+FAKE_PANDAS = {
+    "pandas/__init__.py": '''
+        """A made-up pandas: a DataFrame with two methods."""
+
+        from pandas.frame import DataFrame
+
+        __all__ = ["DataFrame"]
+        ''',
+    "pandas/frame.py": '''
+        """Two-dimensional tables."""
+
+
+        class DataFrame:
+            """Two-dimensional, size-mutable, potentially heterogeneous tabular data."""
+
+            def dropna(self, *, axis=0, how="any", subset=None):
+                """Remove missing values.
+
+                Parameters
+                ----------
+                axis : {0 or 'index', 1 or 'columns'}, default 0
+                    Drop rows (0) or columns (1) which contain missing values.
+                how : {'any', 'all'}, default 'any'
+                    Drop a row when any or all of its values are missing.
+
+                Examples
+                --------
+                >>> df.dropna()
+                     name        toy       born
+                1  Batman  Batmobile 1940-04-25
+                """
+
+            def to_csv(self, path=None, *, sep=",", index=True):
+                """Write object to a comma-separated values (csv) file."""
+        ''',
+}
+FAKE_NUMPY = {
+    "numpy/__init__.py": '''
+        """A made-up NumPy."""
+
+
+        def argmax(a, axis=None):
+            """Returns the indices of the maximum values along an axis."""
+        ''',
+}
+
+
+def make_library_environment(folder: Path) -> Environment:
+    """A virtualenv with made-up `pandas` and `numpy` 9.9.0 installed (no pip)."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    python = folder / "bin" / "python"
+    site = Path(
+        json.loads(
+            subprocess.run(
+                [str(python), "-c", "import json, site; print(json.dumps(site.getsitepackages()))"],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )[0]
+    )
+    _write_distribution(site, "pandas", "9.9.0", FAKE_PANDAS, top_level=["pandas"])
+    _write_distribution(site, "numpy", "9.9.0", FAKE_NUMPY, top_level=["numpy"])
+    return Environment(root=folder, python=python, site_packages=site)

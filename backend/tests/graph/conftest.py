@@ -10,9 +10,11 @@ from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from codeweaver.context import Context
+from codeweaver.libraries import LibrariesFor
 from codeweaver.persistence import schema_serializer
 from codeweaver.workflows.orchestration.graph import build_main_graph
 from codeweaver_cache import SemanticCache
+from codeweaver_engine.compose import Libraries
 from codeweaver_engine.language.words import content_words
 from codeweaver_runtime import ChatModels, Embedder, ModelCallCounter, open_qdrant
 from codeweaver_schema import Evidence, Intent, LocalMeta, SourceName, stable_id
@@ -93,7 +95,8 @@ class KeywordSource:
 @dataclass
 class Harness:
     graph: Any
-    source: KeywordSource
+    source: Any
+    """The local source: a `KeywordSource` unless the test gave another."""
     cache: SemanticCache
     context: Context
 
@@ -120,7 +123,10 @@ MakeHarness = Callable[..., Harness]
 @pytest.fixture
 def make_harness(embedder: Embedder) -> MakeHarness:
     def make(
-        models: ChatModels | None = None, source: KeywordSource | None = None, **context: Any
+        models: ChatModels | None = None,
+        source: Any = None,
+        libraries: LibrariesFor | None = None,
+        **context: Any,
     ) -> Harness:
         source = source or KeywordSource()
         cache = SemanticCache(open_qdrant(":memory:"), embedder)
@@ -130,6 +136,7 @@ def make_harness(embedder: Embedder) -> MakeHarness:
             sources={"local": source},
             cache=cache,
             checkpointer=InMemorySaver(serde=schema_serializer()),
+            libraries=libraries or (lambda model: Libraries()),
         )
         ctx = Context(**{"search_sources": ["local"], "chat_model": "offline", **context})
         return Harness(graph, source, cache, ctx)

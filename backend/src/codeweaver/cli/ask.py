@@ -42,7 +42,7 @@ class RunReport:
     declined: bool = False
     """The engine said it could not find the answer instead of answering."""
     decline_reason: str | None = None
-    """Why: `out_of_scope`, `below_relevance_floor` or `no_evidence`."""
+    """Why: `out_of_scope`, `below_relevance_floor`, `no_evidence` or `library_not_indexed`."""
     flow: list[dict[str, Any]] = field(default_factory=list)
     server: str | None = None
     """The `codeweaver serve` that answered, when one runs on this data directory."""
@@ -154,6 +154,8 @@ async def run_question(
                 "file": c.file,
                 "source": c.source,
                 "evidence_id": c.evidence_id,
+                "pack": c.pack,
+                "version": c.version,
             }
             for c in (answer.citations if answer else [])
         ],

@@ -310,7 +310,10 @@ async def _ask_server(
     return {
         "answer": answer.get("text", ""),
         "citations": [
-            {k: c.get(k) for k in ("n", "title", "url", "file", "source", "evidence_id")}
+            {
+                k: c.get(k)
+                for k in ("n", "title", "url", "file", "source", "evidence_id", "pack", "version")
+            }
             for c in answer.get("citations", [])
         ],
         "route": routing.get("route"),

@@ -14,18 +14,22 @@ choosing what to quote:
 - A passage (a tutorial or FAQ section, a Stack Overflow answer, the user's own documents) gives
   its sentences that best match the question and its most relevant code block.
 - An error or traceback gets the debugging layout: what the exception means, then the fix.
+- A question that names a third-party library (`libraries.py`) is answered from that library's
+  pack alone, or declined with what the user can do: read it with `codeweaver ingest` when it
+  is installed, install it when it is not. Every answer says which packs and versions it quotes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from codeweaver_engine.decline import decline
+from codeweaver_engine.decline import MissingLibrary, decline
 from codeweaver_engine.language.injection import addresses_assistant
 from codeweaver_engine.language.korean import english_gloss
 from codeweaver_engine.language.prose import is_code_line
@@ -36,8 +40,17 @@ from codeweaver_engine.language.words import (
     split_sentences,
     stem,
 )
+from codeweaver_engine.libraries import (
+    Environment,
+    Library,
+    libraries_named,
+    packs_for,
+    same_version,
+    version_named,
+)
 from codeweaver_engine.markup import grid_table_rows, rst_roles
 from codeweaver_engine.packs import DOCS_VERSION
+from codeweaver_engine.packs.format import Pack
 from codeweaver_engine.packs.retrieval import is_reference
 from codeweaver_engine.scope import scope_of
 from codeweaver_engine.strings import texts
@@ -92,23 +105,64 @@ _VERSION_NOTE = re.compile(r"^(New in version|Changed in version|Deprecated sinc
 _EXCEPTION_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\b")
 
 
+BUNDLED_PACK_NAME = "python"
+"""The bundled pack's name: what its units' evidence says they quote."""
+
+
+def packs_quoted(language: str, evidence: Sequence[Evidence]) -> str:
+    """The packs and versions evidence quotes, as an answer names them.
+
+    "the Python 3.11 documentation", "pandas 3.1.1, installed"; "the sources cited" for
+    evidence of no pack (the web, ingested documents).
+    """
+    said = texts(language, "answer")
+    named: list[str] = []
+    for item in evidence:
+        meta = item.meta
+        if not isinstance(meta, LocalMeta) or meta.pack is None:
+            label = said["sources_cited"]
+        elif meta.pack == BUNDLED_PACK_NAME:
+            label = said["bundled_pack"].format(title="Python", version=meta.version)
+        else:
+            label = said["installed_pack"].format(title=meta.pack, version=meta.version)
+        if label not in named:
+            named.append(label)
+    return "; ".join(named) or said["sources_cited"]
+
+
 def offline_note(
     language: str, evidence: list[Evidence] | None = None, *, running: str | None = None
 ) -> str:
-    """The line that says the answer was quoted, not generated, and from which docs version.
+    """The line that says the answer was quoted, not generated, and from which packs.
 
     Args:
         language: The answer's language.
-        evidence: What the answer cites; a note on the documentation's version is added when
-            it cites the bundled documentation and `running` is another version.
+        evidence: What the answer cites: the packs and versions it quotes are named, and a
+            note on the documentation's version is added when it cites the bundled
+            documentation and `running` is another version.
         running: The running Python's `major.minor`; default: this interpreter's.
     """
     said = texts(language, "answer")
-    note = said["offline_note"]
+    note = said["offline_note"].format(packs=packs_quoted(language, evidence or []))
     running = running or f"{sys.version_info.major}.{sys.version_info.minor}"
     if evidence and running != DOCS_VERSION and any(is_reference(e) for e in evidence):
         note += "\n" + said["docs_note"].format(docs=DOCS_VERSION, running=running)
     return note
+
+
+@dataclass(frozen=True)
+class Libraries:
+    """What the engine knows of the user's libraries, for questions that name one.
+
+    Attributes:
+        packs: The installed packs in use (`codeweaver ingest --python`).
+        environment: Reads the user's active environment (the interpreter `codeweaver ingest
+            --python` defaults to, and what it has installed); blocking, so it runs off the
+            event loop, and only for a question about a library that has no pack. None: unknown.
+    """
+
+    packs: Sequence[Pack] = ()
+    environment: Callable[[], Environment | None] | None = None
 
 
 @dataclass
@@ -584,6 +638,36 @@ def _exception_asked(question: str) -> str | None:
     return found[-1] if found else None
 
 
+def _pack_of(evidence: Evidence) -> str | None:
+    return evidence.meta.pack if isinstance(evidence.meta, LocalMeta) else None
+
+
+async def _missing(library: Library, libraries: Libraries) -> MissingLibrary:
+    """What the user's environment says of a library no pack documents."""
+    environment = await asyncio.to_thread(libraries.environment) if libraries.environment else None
+    if environment is None:
+        return MissingLibrary(library.name, library.distribution)
+    installed = environment.version_of(library)
+    if installed is None:
+        return MissingLibrary(library.name, library.distribution, environment.python)
+    distribution, version = installed
+    return MissingLibrary(library.name, distribution, environment.python, version)
+
+
+def _version_notes(
+    question: str, named: Sequence[Library], packs: Sequence[Pack], language: str
+) -> list[str]:
+    """A line for each library the question asks about at a version its pack does not document."""
+    said = texts(language, "answer")
+    notes = []
+    for library in named:
+        asked = version_named(question, library)
+        have = next((p.version for p in packs if library.matches(p)), None)
+        if asked and have and not same_version(asked, have):
+            notes.append(said["version_note"].format(library=library.name, asked=asked, have=have))
+    return notes
+
+
 def floor_for(question: str, language: str, floor: float) -> float:
     """The floor a question's best evidence must reach.
 
@@ -600,6 +684,7 @@ async def extractive_answer(
     *,
     errors: list[ErrorRecord] | None = None,
     floor: float = RELEVANCE_FLOOR,
+    libraries: Libraries | None = None,
 ) -> Answer:
     """Answer from the best evidence, or decline; never a quote that does not answer.
 
@@ -611,21 +696,36 @@ async def extractive_answer(
             they share with the question.
         errors: The run's failures and skipped sources, told in a decline.
         floor: The relevance the best evidence needs to be quoted as the answer.
+        libraries: The installed packs and the user's environment, for a question that names a
+            library; None: no library has a pack.
     """
     language = analysis.language
     basis = analysis.standalone_question or question
     gloss = english_gloss(basis)
     basis = f"{basis} {gloss}".strip() if gloss else basis
-    scope = scope_of(question)
-    if not scope.covered:
-        return decline(
-            question,
-            analysis,
-            "out_of_scope",
-            errors or [],
-            topic=scope.topic,
-            third_party=scope.third_party,
-        )
+    libraries = libraries or Libraries()
+    named = libraries_named(question)
+    notes: list[str] = []
+    if named:
+        packs = packs_for(named, libraries.packs)
+        if not packs:
+            missing = await _missing(named[0], libraries)
+            return decline(question, analysis, "library_not_indexed", errors or [], missing=missing)
+        # The library's own pack answers: another library's API (the standard library's
+        # `urllib.request` for requests) is no answer to it, however alike they read.
+        evidence = [e for e in evidence if _pack_of(e) in {p.name for p in packs}]
+        notes = _version_notes(question, named, packs, language)
+    else:
+        scope = scope_of(question)
+        if not scope.covered:
+            return decline(
+                question,
+                analysis,
+                "out_of_scope",
+                errors or [],
+                topic=scope.topic,
+                third_party=scope.third_party,
+            )
     ranked = sorted(
         (e for e in evidence if e.content.strip() and not addresses_assistant(e.title)),
         key=lambda e: _relevance(e) - _direction_penalty(basis, e),
@@ -656,8 +756,9 @@ async def extractive_answer(
         body = await _compose_api(draft, 0, api) if api else await _compose_passage(draft, 0)
         if analysis.intent == "code_review":
             body = [f"**{draft.said['review']}**", "", *body]
+    head = [offline_note(language, draft.cites.cited()), *notes]
     return Answer(
-        text="\n".join([offline_note(language, draft.cites.cited()), "", *body]).strip(),
+        text="\n".join([*head, "", *body]).strip(),
         citations=draft.cites.build(),
         intent=analysis.intent,
         language=language,

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from codeweaver_engine.language.words import collapse_whitespace, truncate
+from codeweaver_engine.libraries import ingest_command
 from codeweaver_engine.packs import DOCS_VERSION
 from codeweaver_engine.strings import texts
 from codeweaver_schema import (
@@ -80,6 +82,39 @@ def _nearest(evidence: list[Evidence]) -> str:
     return "; ".join(shown)
 
 
+@dataclass(frozen=True)
+class MissingLibrary:
+    """A library a question names that no pack documents, and what the environment says of it.
+
+    Attributes:
+        name: How answers name it (`pandas`, `Beautiful Soup`).
+        distribution: What `pip install` and `codeweaver ingest --packages` are given.
+        python: The interpreter `codeweaver ingest --python` reads by default; None: none found.
+        installed: Its version there; None when it is not installed (or nothing was found).
+    """
+
+    name: str
+    distribution: str
+    python: str | None = None
+    installed: str | None = None
+
+    def lead_and_step(self, t: Mapping[str, str]) -> tuple[str, str | None]:
+        """The decline's first line, and the first thing to do (read it, or install it)."""
+        command = ingest_command(self.python, self.distribution)
+        if self.python is None:
+            return t["library_unknown"].format(library=self.name, version=DOCS_VERSION), t[
+                "ingest_library"
+            ].format(command=command)
+        if self.installed is not None:
+            lead = t["library_not_indexed"].format(
+                library=self.name, installed=self.installed, python=self.python
+            )
+            return lead, t["ingest_library"].format(command=command)
+        lead = t["library_not_installed"].format(library=self.name, python=self.python)
+        step = t["install_library"].format(distribution=self.distribution, command=command)
+        return lead, step
+
+
 def _draft(question: str, t: Mapping[str, str]) -> list[str]:
     # The question is shown back as text: markup or HTML in it must not render.
     title = escape_markdown(truncate(collapse_whitespace(question), 150))
@@ -104,6 +139,7 @@ def decline(
     third_party: bool = False,
     relevance: float | None = None,
     nearest: list[Evidence] | None = None,
+    missing: MissingLibrary | None = None,
 ) -> Answer:
     """The answer that declines, with what was searched and what the user can do next.
 
@@ -117,9 +153,14 @@ def decline(
         relevance: The best evidence's relevance, when it was below the floor.
         nearest: The evidence that came closest, best first, when it was below the floor: named
             (title and address, not quoted) so the user knows where to read.
+        missing: The library the question names that no pack documents (`library_not_indexed`):
+            the decline says whether it is installed and the command that reads it.
     """
     t = texts(analysis.language, "decline")
-    if reason == "out_of_scope":
+    step: str | None = None
+    if missing is not None:
+        lead, step = missing.lead_and_step(t)
+    elif reason == "out_of_scope":
         lead = t["third_party" if third_party else "out_of_scope"].format(
             topic=topic or "another technology", version=DOCS_VERSION
         )
@@ -133,6 +174,7 @@ def decline(
         lines.append(f"- **{t['not_searched']}:** {not_searched}.")
     lines += [
         f"- **{t['next']}:**",
+        *([f"  - {step}"] if step else []),
         f"  - {t['model']}",
         f"  - {t['keys']}",
         f"  - {t['ingest']}",

@@ -14,6 +14,7 @@ import re
 import sys
 from dataclasses import dataclass
 
+from codeweaver_engine.libraries import libraries_named
 from codeweaver_engine.technologies import technologies
 
 # A standard-library API in code form (`os.system()`, `import shutil`) says the question is
@@ -25,17 +26,21 @@ _STDLIB = "|".join(sorted(_MODULES, key=len))
 _STDLIB_CODE = re.compile(rf"\b(?:{_STDLIB})\.[A-Za-z_]\w*|\bimport\s+(?:{_STDLIB})\b")
 
 # The technologies whose names the scope check reads (`data/technologies.toml`): a third-party
-# Python library is out of scope even in a Python question; Python itself (the covered entries)
-# puts a question in scope; any other named technology puts it out unless Python is named too.
-_LIBRARY_PATTERNS = tuple(
-    (t.name, t.scope) for t in technologies() if t.scope and t.kind == "python-library"
-)
+# Python library is out of the bundled documentation's scope even in a Python question (it is
+# answered from its own pack, when there is one: `libraries.py`); Python itself (the covered
+# entries) puts a question in scope; any other named technology puts it out unless Python is
+# named too.
 _COVERED_PATTERNS = tuple(t.scope for t in technologies() if t.scope and t.covered)
 _OTHER_PATTERNS = tuple(
     (t.name, t.scope)
     for t in technologies()
     if t.scope and not t.covered and t.kind != "python-library"
 )
+
+
+def names_standard_library(question: str) -> bool:
+    """Whether a question names a standard-library API in code (`datetime.today()`, `import re`)."""
+    return _STDLIB_CODE.search(question) is not None
 
 
 @dataclass(frozen=True)
@@ -62,9 +67,8 @@ def scope_of(question: str) -> Scope:
     """Whether the question is about Python's standard library, or what else it is about."""
     # Korean particles attach to Latin words ("git에서"): a space there lets `\b` see the word.
     question = _SCRIPT_SEAM.sub(" ", question)
-    for name, pattern in _LIBRARY_PATTERNS:
-        if pattern.search(question):
-            return Scope(covered=False, topic=name, third_party=True)
+    if named := libraries_named(question):
+        return Scope(covered=False, topic=named[0].name, third_party=True)
     if any(p.search(question) for p in _COVERED_PATTERNS) or _STDLIB_CODE.search(question):
         return Scope(covered=True)
     for name, pattern in _OTHER_PATTERNS:

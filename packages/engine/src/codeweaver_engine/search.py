@@ -17,6 +17,7 @@ from codeweaver_engine.language.injection import addresses_assistant
 from codeweaver_engine.language.korean import english_gloss
 from codeweaver_engine.language.script import detect_language
 from codeweaver_engine.language.words import content_words, split_sentences, stem, truncate, words
+from codeweaver_engine.libraries import keep_named
 from codeweaver_engine.policy import source_prior
 from codeweaver_runtime import Embedder
 from codeweaver_schema import Evidence, Intent, LocalMeta, StackOverflowMeta, Sufficiency
@@ -197,6 +198,7 @@ def refine(
     for size in (4, 3, 2):
         candidates.append((" ".join(_key_terms(question, size)), "more general: key terms only"))
     for query, reason in candidates:
+        query = keep_named(question, query) if query.strip() else query
         if query.strip() and normalise_query(query) not in seen:
             return query, reason
     return None

@@ -19,7 +19,9 @@ Route = Literal["single", "multi", "too_many", "empty"]
 QuestionType = Literal["clarification", "new_topic", "independent"]
 Intent = Literal["debugging", "learning", "code_review"]
 SourceName = Literal["stackoverflow", "github", "docs", "local"]
-DeclineReason = Literal["out_of_scope", "below_relevance_floor", "no_evidence"]
+DeclineReason = Literal[
+    "out_of_scope", "below_relevance_floor", "no_evidence", "library_not_indexed"
+]
 """Why an answer declined: a technology the sources do not cover, evidence too weak to answer,
 or no evidence at all."""
 ErrorKind = Literal[

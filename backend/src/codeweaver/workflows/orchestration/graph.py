@@ -26,6 +26,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Checkpointer, Command, RetryPolicy
 
 from codeweaver.context import MAX_REGENERATIONS, Context
+from codeweaver.libraries import LibrariesFor, operator_libraries
 from codeweaver.workflows.orchestration.connect import (
     route_after_analyze,
     route_after_cache,
@@ -110,10 +111,13 @@ class _Pipeline:
         embedder: Embedder | None,
         sources: Mapping[SourceName, Source] | None,
         cache: SemanticCache | None,
+        libraries: LibrariesFor | None = None,
     ) -> None:
         self.collaborators = Collaborators(models=models, embedder=embedder)
         self.analyze = traced("analyze")(make_analyze_node(self.collaborators))
-        self.answer = traced("answer")(make_answer_node(self.collaborators))
+        self.answer = traced("answer")(
+            make_answer_node(self.collaborators, libraries or operator_libraries)
+        )
         self.grade = traced("grade")(make_grade_node(self.collaborators))
         self.answer_with_history = traced("answer_with_history")(
             make_answer_with_history_node(self.collaborators)
@@ -192,6 +196,7 @@ def build_main_graph(
     sources: Mapping[SourceName, Source] | None = None,
     cache: SemanticCache | None = None,
     checkpointer: Checkpointer = None,
+    libraries: LibrariesFor | None = None,
 ) -> CompiledStateGraph[MainState, Context, InputState, MainOutput]:
     """Compile CodeWeaver's main graph.
 
@@ -202,8 +207,12 @@ def build_main_graph(
         sources: search sources by name; default: built from the context and environment.
         cache: the semantic cache; default: built from the context.
         checkpointer: persistence for threads; None when LangGraph Server provides its own.
+        libraries: the installed packs and the user's environment, for questions that name a
+            library; default: the operator's data directory and the active environment.
     """
-    pipeline = _Pipeline(models=models, embedder=embedder, sources=sources, cache=cache)
+    pipeline = _Pipeline(
+        models=models, embedder=embedder, sources=sources, cache=cache, libraries=libraries
+    )
     builder = StateGraph(
         MainState, input_schema=InputState, output_schema=MainOutput, context_schema=Context
     )

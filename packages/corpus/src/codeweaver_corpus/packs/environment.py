@@ -16,13 +16,18 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from codeweaver_corpus.packs.interpreter import PROBE_SCRIPT
+from codeweaver_engine.libraries import Environment
 
 PROBE_SECONDS = 60
+ACTIVE_SECONDS = 60.0
+"""How long what the active environment has installed is taken as known (`active_environment`)."""
 TOOLING = frozenset({"pip", "setuptools", "wheel", "distribute", "uv", "pip-tools", "virtualenv"})
 """Distributions every environment has for installing the others: not what a user asks about."""
 OWN_PREFIX = "codeweaver"
@@ -221,3 +226,44 @@ def _not_installed(
     return f"not installed in {environment.python} (Python {environment.version}): " + "; ".join(
         parts
     )
+
+
+_ACTIVE: dict[str, tuple[float, Environment | None]] = {}
+_ACTIVE_LOCK = threading.Lock()
+
+
+def active_environment(
+    environ: Mapping[str, str] | None = None, *, seconds: float = ACTIVE_SECONDS
+) -> Environment | None:
+    """What the user's active environment has installed, as the offline engine reads it.
+
+    The interpreter `codeweaver ingest --python` reads by default (`default_python`), asked by
+    `probe` in a process of its own (nothing of the user's is imported here); its answer is kept
+    for `seconds`. None when there is no such interpreter or it cannot be read. Blocking: call
+    it off the event loop.
+    """
+    python = default_python(environ)
+    if python is None:
+        return None
+    key = str(python)
+    with _ACTIVE_LOCK:
+        kept = _ACTIVE.get(key)
+    if kept is not None and time.monotonic() - kept[0] < seconds:
+        return kept[1]
+    try:
+        environment = probe(python, seconds=PROBE_SECONDS)
+    except EnvironmentError_:
+        found: Environment | None = None
+    else:
+        found = Environment(
+            python=key,
+            versions={d.key: d.version for d in environment.distributions.values()},
+            import_names={
+                normalized(name): d.key
+                for d in environment.distributions.values()
+                for name in d.import_names
+            },
+        )
+    with _ACTIVE_LOCK:
+        _ACTIVE[key] = (time.monotonic(), found)
+    return found

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from codeweaver_engine.packs.format import MANIFEST_FILE
+from codeweaver_engine.packs.format import MANIFEST_FILE, Pack
 
 PACKS_FOLDER = "packs"
 """The installed packs' folder under the data directory (`$CODEWEAVER_HOME/packs`)."""
@@ -47,6 +47,19 @@ class Listed:
     import_names: tuple[str, ...]
     interpreter: str | None
     changed: int
+
+    @property
+    def pack(self) -> Pack:
+        """What the pack is, as a search of it says (`Pack`)."""
+        return Pack(
+            name=self.name,
+            version=self.version,
+            source=self.source,
+            title=self.name,
+            url=None,
+            embedding_model=self.embedding_model,
+            import_names=self.import_names,
+        )
 
 
 def packs_folder(data_dir: Path) -> Path:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from codeweaver_engine.libraries import libraries_named, packs_for, without_names
 from codeweaver_engine.packs import DOCS_VERSION
 from codeweaver_engine.packs.catalog import Catalog, Listed, catalog
 from codeweaver_engine.packs.format import Pack
@@ -33,9 +34,16 @@ from codeweaver_engine.packs.index import (
     reembedded,
 )
 from codeweaver_engine.packs.shelf import Shelf
+from codeweaver_engine.scope import names_standard_library
 from codeweaver_runtime import Embedder
 from codeweaver_schema import Evidence, LocalMeta, stable_id
 
+UNNAMED_LIBRARY_HANDICAP = 0.05
+"""How much better than the standard library's an installed library's unit must match a question
+that names no library to answer it: a Python question is about the standard library unless it
+says otherwise. With the ten pinned libraries and their dependencies installed (43 packs), 0.05
+leaves every standard-library dev question to the Python documentation (4 went to pandas or
+Django without it) and changes no third-party dev question's best unit (docs/ANSWERS.md)."""
 EXAMPLE_DISCOUNT = 0.15
 """A companion example unit ranks this far below the API it illustrates: never the answer."""
 REFERENCE_FILE_PREFIX = f"python-docs-{DOCS_VERSION}"
@@ -235,10 +243,27 @@ class PackSearch:
     async def search_hits(
         self, query: str, *, k: int, packs: Collection[str] | None = None
     ) -> list[DocHit]:
-        """The best units of the packs (of `packs` alone, when given) for a query."""
+        """The best units of the packs for a query.
+
+        Of `packs` alone when given; else, when the query names libraries that have packs
+        ("drop NaN rows in pandas"), of their packs alone; else of every pack.
+        """
         shelf = await self.warm_up()
-        vector = (await self._embedder().embed([query]))[0]
-        return shelf.search(vector, query, k=k, packs=packs)
+        asked = query
+        handicap = 0.0
+        if packs is None and (named := libraries_named(query)):
+            packs = {pack.name for pack in packs_for(named, shelf.packs)} or None
+            if packs is not None:
+                # Within the library's own pack its name says nothing about the task, and a
+                # small model weighs it as much as the words that do.
+                asked = without_names(query, named)
+        elif packs is None and names_standard_library(query):
+            # `datetime.today()` in the question: the standard library's, not pandas'.
+            packs = {pack.name for pack in shelf.packs if pack.source == "bundled"}
+        elif packs is None:
+            handicap = UNNAMED_LIBRARY_HANDICAP
+        vector = (await self._embedder().embed([asked]))[0]
+        return shelf.search(vector, asked, k=k, packs=packs, handicap=handicap)
 
     async def search(
         self, query: str, *, k: int, packs: Collection[str] | None = None

@@ -9,6 +9,7 @@ search can be kept to some packs (a question that names pandas is answered from 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 
 from codeweaver_engine.packs.format import Pack
 from codeweaver_engine.packs.index import DocHit, DocsIndex, Matrix, load_index
@@ -48,6 +49,7 @@ class Shelf:
         *,
         k: int = 8,
         packs: Collection[str] | None = None,
+        handicap: float = 0.0,
     ) -> list[DocHit]:
         """The best `k` units for a question, best first (`DocsIndex.search`).
 
@@ -56,9 +58,12 @@ class Shelf:
             question: The question's text.
             k: How many units.
             packs: Search only the packs of these names; None: every pack.
+            handicap: Taken from the scores of every pack but the bundled one.
         """
         hits = [
             hit
+            if not handicap or index.pack.source == "bundled"
+            else replace(hit, score=hit.score - handicap)
             for index in self.indexes
             if packs is None or index.pack.name in packs
             for hit in index.search(query_vector, question, k=k)

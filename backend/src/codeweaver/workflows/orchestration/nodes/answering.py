@@ -19,6 +19,7 @@ from codeweaver.context import (
     run_deadline,
     wall_clock,
 )
+from codeweaver.libraries import LibrariesFor, operator_libraries
 from codeweaver.workflows.orchestration.nodes.common import ANSWER_TAG as ANSWER_TAG
 from codeweaver.workflows.orchestration.nodes.common import (
     MainNode,
@@ -157,8 +158,16 @@ def wants_regeneration(state: MainState, ctx: Context) -> bool:
     return _could_regenerate(state, ctx) and not out_of_time(state)
 
 
-def make_answer_node(collaborators: Collaborators) -> MainNode:
-    """The `answer` node: intent-specific, cited, in the user's language."""
+def make_answer_node(
+    collaborators: Collaborators, libraries: LibrariesFor = operator_libraries
+) -> MainNode:
+    """The `answer` node: intent-specific, cited, in the user's language.
+
+    Args:
+        collaborators: Models and the embedder.
+        libraries: The installed packs and the user's environment, by embedding model (for a
+            question that names a library).
+    """
 
     async def answer(state: MainState, runtime: Runtime[Context]) -> MainUpdate:
         ctx = context_of(runtime)
@@ -194,7 +203,7 @@ def make_answer_node(collaborators: Collaborators) -> MainNode:
         if drafted is None:
             seen = [*state.get("errors", []), *errors]
             drafted = await _extractive(
-                question, analysis, evidence, collaborators, ctx, errors, seen
+                question, analysis, evidence, collaborators, ctx, errors, seen, libraries
             )
         return {"answer": drafted, "answer_attempts": attempts, "errors": errors}
 
@@ -209,8 +218,10 @@ async def _extractive(
     ctx: Context,
     errors: list[ErrorRecord],
     seen: list[ErrorRecord],
+    libraries: LibrariesFor,
 ) -> Answer:
     floor = ctx.answer_relevance_floor
+    known = libraries(collaborators.sentence_embedder().model_id)
     return await with_embedder_or_without(
         lambda: extractive_answer(
             question,
@@ -219,8 +230,11 @@ async def _extractive(
             collaborators.sentence_embedder(),
             errors=seen,
             floor=floor,
+            libraries=known,
         ),
-        lambda: extractive_answer(question, analysis, evidence, None, errors=seen, floor=floor),
+        lambda: extractive_answer(
+            question, analysis, evidence, None, errors=seen, floor=floor, libraries=known
+        ),
         errors,
         node="answer",
         instead="sentences ranked by shared words",

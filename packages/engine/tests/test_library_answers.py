@@ -1,0 +1,302 @@
+"""A question that names a library is answered from its pack, or declined with what to do."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from codeweaver_engine.compose import Libraries, extractive_answer
+from codeweaver_engine.libraries import (
+    Environment,
+    ingest_command,
+    keep_named,
+    libraries_named,
+    version_named,
+)
+from codeweaver_engine.packs.catalog import packs_folder
+from codeweaver_engine.packs.format import Pack, embedding_text
+from codeweaver_engine.packs.index import DocsIndex
+from codeweaver_engine.packs.retrieval import UNNAMED_LIBRARY_HANDICAP, PackSearch, evidence_of
+from codeweaver_engine.packs.units import DocUnit
+from codeweaver_engine.search import refine
+from codeweaver_runtime import Embedder
+from codeweaver_schema import Analysis, Answer, Evidence, LocalMeta, Sufficiency
+from codeweaver_testing import HashEmbedder
+from codeweaver_testing.packs import api_unit, write_test_pack
+from tests.turns import cacheable
+
+PANDAS = Pack("pandas", "3.1.1", "installed", "pandas", None, "test", ("pandas",))
+DROPNA = api_unit(
+    "pandas.DataFrame.dropna",
+    "pandas.DataFrame.dropna(*, axis=0, how=<no_default>, subset=None, inplace=False)",
+    "Remove missing values.\n\nSee the User Guide for more on which values are considered "
+    "missing, and how to work with missing data.",
+    examples=[">>> df.dropna()\n     name        toy       born\n1  Batman  Batmobile 1940-04-25"],
+    directive="method",
+)
+FILLNA = api_unit(
+    "pandas.DataFrame.fillna",
+    "pandas.DataFrame.fillna(value, *, axis=None, inplace=False, limit=None)",
+    "Fill NA/NaN values with `value`.",
+    directive="method",
+)
+
+
+def _pandas_evidence(score: float = 0.86) -> list[Evidence]:
+    units = [DROPNA, FILLNA]
+    index = DocsIndex(
+        units,
+        np.zeros((2, 4), dtype=np.float32),
+        [],
+        np.zeros((0, 4), dtype=np.float32),
+        pack=PANDAS,
+    )
+    return [evidence_of(index.hit(0, score)), evidence_of(index.hit(1, score - 0.2))]
+
+
+def _analysis(question: str, language: str = "en") -> Analysis:
+    return cacheable(question, question_type="independent", intent="learning", language=language)
+
+
+def _stdlib(index: DocsIndex, name: str, score: float) -> Evidence:
+    return evidence_of(index.hit(index.positions(name)[0], score))
+
+
+async def _answer(
+    question: str,
+    evidence: list[Evidence],
+    embedder: Embedder,
+    libraries: Libraries | None,
+    language: str = "en",
+) -> Answer:
+    return await extractive_answer(
+        question, _analysis(question, language), evidence, embedder, libraries=libraries
+    )
+
+
+async def test_a_library_question_is_answered_from_its_pack_and_says_which(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    # The standard library's `math.isnan` reads close to "missing values" and scores higher:
+    # it is no answer to a question about pandas.
+    evidence = [_stdlib(index, "math.isnan", 0.95), *_pandas_evidence()]
+    answer = await _answer(
+        "How do I drop rows with NaN values in a pandas DataFrame?",
+        evidence,
+        embedder,
+        Libraries(packs=[PANDAS]),
+    )
+    assert not answer.declined
+    lines = answer.text.splitlines()
+    assert lines[0] == (
+        "_Answered offline, without a language model: quoted from pandas 3.1.1, installed._"
+    )
+    assert "**Use `pandas.DataFrame.dropna`** [1]" in answer.text
+    assert "pandas.DataFrame.dropna(*, axis=0" in answer.text
+    assert ">>> df.dropna()" in answer.text
+    assert "math.isnan" not in answer.text
+    assert {(c.pack, c.version) for c in answer.citations} == {("pandas", "3.1.1")}
+
+
+async def test_a_standard_library_answer_says_it_quotes_the_python_documentation(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    evidence = [_stdlib(index, "os.remove", 0.9)]
+    answer = await _answer("How do I delete a file?", evidence, embedder, Libraries())
+    assert answer.text.splitlines()[0] == (
+        "_Answered offline, without a language model: quoted from the Python 3.11 documentation._"
+    )
+    assert [(c.pack, c.version) for c in answer.citations] == [("python", "3.11")]
+
+
+async def test_a_version_other_than_the_installed_one_is_said(embedder: Embedder) -> None:
+    answer = await _answer(
+        "How to drop rows with missing values in pandas 1.5?",
+        _pandas_evidence(),
+        embedder,
+        Libraries(packs=[PANDAS]),
+    )
+    assert not answer.declined
+    assert (
+        "_You asked about pandas 1.5; this quotes pandas 3.1.1, the version installed here: "
+        "check what changed between them._"
+    ) in answer.text.splitlines()[:3]
+    same = await _answer(
+        "How to drop rows with missing values in pandas 3.1?",
+        _pandas_evidence(),
+        embedder,
+        Libraries(packs=[PANDAS]),
+    )
+    assert "You asked about" not in same.text
+
+
+def _environment(**versions: str) -> Libraries:
+    return Libraries(
+        packs=[],
+        environment=lambda: Environment(python="/home/me/app/.venv/bin/python", versions=versions),
+    )
+
+
+async def test_an_installed_library_without_a_pack_is_declined_with_the_command_that_reads_it(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    evidence = [_stdlib(index, "math.isnan", 0.95)]
+    answer = await _answer(
+        "How do I drop rows with NaN values in a pandas DataFrame?",
+        evidence,
+        embedder,
+        _environment(pandas="3.1.1", numpy="2.4.6"),
+    )
+    assert answer.declined
+    assert answer.decline_reason == "library_not_indexed"
+    assert answer.citations == []
+    assert answer.text.startswith(
+        "**This looks like a question about pandas, which I have not read yet**: pandas 3.1.1 "
+        "is installed in `/home/me/app/.venv/bin/python`"
+    )
+    assert (
+        "Read it from your environment, then ask again: "
+        "`codeweaver ingest --python /home/me/app/.venv/bin/python --packages pandas`."
+    ) in answer.text
+    assert "math.isnan" not in answer.text
+
+
+async def test_a_library_that_is_not_installed_is_declined_as_such(embedder: Embedder) -> None:
+    answer = await _answer(
+        "How do I send a POST request with JSON using requests?",
+        [],
+        embedder,
+        _environment(numpy="2.4.6"),
+    )
+    assert answer.decline_reason == "library_not_indexed"
+    assert answer.text.startswith(
+        "**This looks like a question about requests, which is not installed in "
+        "`/home/me/app/.venv/bin/python`**"
+    )
+    assert "`pip install requests`" in answer.text
+    korean = await _answer(
+        "판다스 데이터프레임에서 결측치가 있는 행을 삭제하려면?",
+        [],
+        embedder,
+        _environment(pandas="3.1.1"),
+        language="ko",
+    )
+    assert korean.decline_reason == "library_not_indexed"
+    assert "pandas에 관한 질문으로 보입니다" in korean.text
+    assert "--packages pandas" in korean.text
+
+
+async def test_without_an_environment_the_decline_still_names_the_command(
+    embedder: Embedder,
+) -> None:
+    answer = await _answer("numpy: index of the max value", [], embedder, None)
+    assert answer.decline_reason == "library_not_indexed"
+    assert "`codeweaver ingest --python PATH --packages numpy`" in answer.text
+
+
+async def test_other_technologies_are_still_out_of_scope(embedder: Embedder) -> None:
+    answer = await _answer(
+        "How do I undo the last git commit?", [], embedder, Libraries(packs=[PANDAS])
+    )
+    assert answer.decline_reason == "out_of_scope"
+
+
+@pytest.mark.parametrize(
+    ("question", "library"),
+    [
+        ("How to count the NaN values in a column of a data frame", "pandas"),
+        ("Merge 2 dataframes with same values in a column", "pandas"),
+        ("df.loc with a list of labels", "pandas"),
+        ("numpy: how to get the index of the max value in an array", "NumPy"),
+        ("np.where with two conditions", "NumPy"),
+        ("plt.savefig cuts off the legend", "matplotlib"),
+        ("How to add a colorbar for a hist2d plot", "matplotlib"),
+        ("soup.find_all with a class", "Beautiful Soup"),
+        ("driver.find_element by partial link text", "Selenium"),
+        ("Post JSON using Python Requests", "requests"),
+        ("Django filter a queryset by a field's length", "Django"),
+        ("판다스 데이터프레임에서 열 이름 바꾸기", "pandas"),
+    ],
+)
+def test_a_library_is_named_by_its_name_or_by_code_only_its_users_write(
+    question: str, library: str
+) -> None:
+    assert library in [lib.name for lib in libraries_named(question)]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Multiply a vector by a matrix without NumPy",
+        "How do I make HTTP requests in Python?",
+        "How do I reverse a list?",
+    ],
+)
+def test_a_question_that_names_no_library_or_excludes_it_names_none(question: str) -> None:
+    assert libraries_named(question) == ()
+
+
+def test_the_version_asked_for_is_read_after_the_library_name() -> None:
+    [pandas] = libraries_named("pandas")
+    assert version_named("drop duplicates in pandas 1.5", pandas) == "1.5"
+    assert version_named("pandas==2.0.3 read_csv", pandas) == "2.0.3"
+    assert version_named("pandas version 2 groupby", pandas) == "2"
+    assert version_named("pandas read 3 csv files", pandas) is None
+
+
+def test_a_later_round_keeps_searching_the_library_the_question_names() -> None:
+    question = "How do I drop rows with NaN values in a pandas DataFrame?"
+    verdict = Sufficiency(score=0.2, sufficient=False, missing_aspects=["nan"], reason="")
+    query, _ = refine(question, sufficiency=verdict, tried=[question]) or ("", "")
+    assert [lib.name for lib in libraries_named(query)] == ["pandas"]
+    assert keep_named("python requests: post json", "post json") == "requests library post json"
+    assert ingest_command("/my env/bin/python", "pandas") == (
+        "codeweaver ingest --python '/my env/bin/python' --packages pandas"
+    )
+
+
+async def test_a_search_that_names_a_library_searches_its_pack_alone(tmp_path: Path) -> None:
+    embedder = HashEmbedder()
+    root = packs_folder(tmp_path)
+    write_test_pack(root, "pandas", "3.1.1", [DROPNA], embedder)
+    isnan = api_unit("numpy.isnan", "numpy.isnan(x)", "Test element-wise for NaN.")
+    write_test_pack(root, "numpy", "2.4.6", [isnan], embedder)
+    search = PackSearch(lambda: embedder, packs=[], installed=root)
+    found = await search.search("drop NaN values in pandas", k=5)
+    assert {e.meta.pack for e in found if isinstance(e.meta, LocalMeta)} == {"pandas"}
+    everything = await search.search("drop NaN values", k=5)
+    assert {e.meta.pack for e in everything if isinstance(e.meta, LocalMeta)} == {
+        "pandas",
+        "numpy",
+    }
+
+
+def _bundled(units: list[DocUnit], embedder: HashEmbedder) -> DocsIndex:
+    vectors = embedder.embed_sync([embedding_text(u) for u in units])
+    pack = Pack("python", "3.11", "bundled", "Python", None, embedder.model_id)
+    return DocsIndex(units, vectors, [], np.zeros((0, 256), dtype=np.float32), pack=pack)
+
+
+async def test_a_question_that_names_no_library_is_the_standard_library_s_unless_far_better(
+    tmp_path: Path,
+) -> None:
+    embedder = HashEmbedder()
+    isnan = api_unit("math.isnan", "math.isnan(x)", "Return True if x is a NaN.")
+    bundled = _bundled([isnan], embedder)
+    root = packs_folder(tmp_path)
+    same = api_unit("numpy.isnan", "numpy.isnan(x)", "Return True if x is a NaN.")
+    write_test_pack(root, "numpy", "2.4.6", [same], embedder)
+    search = PackSearch(lambda: embedder, packs=[lambda: bundled], installed=root)
+    [first, second] = await search.search_hits("Return True if x is a NaN", k=2)
+    assert (first.pack.name, second.pack.name) == ("python", "numpy")
+    # Asked of its pack alone (the agents' `library`), the library's unit is not handicapped.
+    [alone] = await search.search_hits("Return True if x is a NaN", k=1, packs={"numpy"})
+    assert second.score == pytest.approx(alone.score - UNNAMED_LIBRARY_HANDICAP)
+    # Named in code, the standard library's API is the one asked about.
+    assert {h.pack.name for h in await search.search_hits("isnan like math.isnan", k=2)} == {
+        "python"
+    }
+    # Named, the library's pack alone.
+    assert {h.pack.name for h in await search.search_hits("numpy: is x a NaN", k=2)} == {"numpy"}
