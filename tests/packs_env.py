@@ -6,8 +6,8 @@ plain files with their `.dist-info`, libraries that exercise what extraction mus
 - `tinylib` 1.2.0 (numpydoc): a class with a method, a classmethod and a property, defined in
   `tinylib.core` and re-exported in `__init__`; a function from a private module re-exported;
   a module whose functions only exist once it runs (`setattr` at import time, as compiled
-  modules' members are invisible to static reading); a module that raises on import and one
-  that hangs; a test suite;
+  modules' members are invisible to static reading); a module that raises on import, one
+  that hangs and one that asks for 3 GiB; a test suite;
 - `tiny-google` 0.3.0 (import name `tinyg`, Google style, no `top_level.txt`);
 - `tinysphinx` 2.0 (reST fields);
 - `crashlib` 0.1 (a module that kills the interpreter on import).
@@ -177,6 +177,19 @@ TINYLIB = {
 
 
         time.sleep(600)
+        ''',
+    "tinylib/hungry.py": '''
+        """A module whose import asks for more memory than inspection may use."""
+
+        import mmap
+
+
+        def frugal():
+            """Read statically even though importing the module runs out of memory."""
+
+
+        # 3 GiB of address space, never touched: over a 2 GiB limit, free under 4 GiB.
+        _BLOCK = mmap.mmap(-1, 3 << 30)
         ''',
     "tinylib/testing.py": '''
         """Helpers for testing code that uses tinylib: API, not a test suite."""
