@@ -125,3 +125,16 @@ def test_a_damaged_converted_file_is_replaced(
     reference = get_embedder(DEFAULT_EMBEDDING_MODEL).embed_sync(["reverse a list"])
     assert np.abs(embedder.embed_sync(["reverse a list"]) - reference).max() < 1e-6
     assert not target.exists()
+
+
+def test_bulk_embedding_gives_the_same_vectors_in_the_same_order(onnx: OnnxEmbedder) -> None:
+    # Enough texts for one share per core (a share is at least one batch of 64).
+    texts = [
+        f"how do I {verb} the {noun} number {n}"
+        for n in range(3)
+        for verb in ("sort", "reverse", "copy", "merge", "split", "parse", "print", "count")
+        for noun in ("list", "dict", "string", "file", "date", "array", "frame", "row")
+    ]
+    bulk = onnx.embed_bulk(texts)
+    assert bulk.shape == (len(texts), 384)
+    np.testing.assert_allclose(bulk, onnx.embed_sync(texts), atol=1e-5)

@@ -118,6 +118,10 @@ class MemoisedEmbedder(ABC):
             return np.zeros((0, self.dimension), dtype=np.float32)
         return np.stack([self._cache[t] for t in texts])
 
+    def embed_bulk(self, texts: Sequence[str]) -> Vectors:
+        """Encode many texts at once (an ingest's); a subclass may spread them over the cores."""
+        return self.embed_sync(texts)
+
     async def embed(self, texts: Sequence[str]) -> Vectors:
         """Encode texts in a worker thread."""
         return await asyncio.to_thread(self.embed_sync, list(texts))

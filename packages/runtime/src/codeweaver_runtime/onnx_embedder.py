@@ -21,6 +21,7 @@ import os
 import tempfile
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +31,7 @@ from codeweaver_runtime.embeddings import EmbeddingError, MemoisedEmbedder, Vect
 
 if TYPE_CHECKING:
     from onnxruntime import InferenceSession
-    from tokenizers import Tokenizer
+    from tokenizers import Encoding, Tokenizer
 
 GRAPH_VERSION = 1
 """Part of the cached file's name: a change to `bert_graph` must not reuse an old file."""
@@ -207,6 +208,7 @@ class OnnxEmbedder(MemoisedEmbedder):
         self._session: InferenceSession | None = None
         self._tokenizer: Tokenizer | None = None
         self._counter: Tokenizer | None = None
+        self._bulk: list[InferenceSession] = []
         self._load_lock = threading.Lock()
 
     @property
@@ -274,10 +276,62 @@ class OnnxEmbedder(MemoisedEmbedder):
 
     def _encode(self, texts: Sequence[str]) -> Vectors:
         session, tokenizer = self._load()
+        return self._run(session, tokenizer.encode_batch(list(texts)))
+
+    def embed_bulk(self, texts: Sequence[str]) -> Vectors:
+        """Encode many texts (an ingest's) on every core, not memoised.
+
+        One session's intra-op threads spend much of their time synchronising on a model this
+        small: one single-threaded session per core, each encoding its share of the texts,
+        encodes about twice as many texts a second on two cores (170 against 88 docstring
+        summaries of pandas, measured on a shared two-core machine). The vectors are the same
+        as `embed_sync`'s.
+        """
+        workers = min(os.cpu_count() or 1, len(texts) // self._batch_size)
+        if workers < 2:
+            return self.embed_sync(texts)
+        _, tokenizer = self._load()
         encodings = tokenizer.encode_batch(list(texts))
+        # Dealt by length, so that every share costs about the same.
+        by_length = sorted(range(len(texts)), key=lambda i: -len(encodings[i].ids))
+        shares = [by_length[w::workers] for w in range(workers)]
+        sessions = self._bulk_sessions(workers)
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="embed") as pool:
+            parts = list(
+                pool.map(
+                    lambda job: self._run(job[0], [encodings[i] for i in job[1]]),
+                    zip(sessions, shares, strict=True),
+                )
+            )
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for share, part in zip(shares, parts, strict=True):
+            out[share] = part
+        return out
+
+    def _bulk_sessions(self, count: int) -> list[InferenceSession]:
+        """`count` single-threaded sessions of the model (opened on first use, then kept)."""
+        import onnxruntime
+
+        with self._load_lock:
+            while len(self._bulk) < count:
+                options = onnxruntime.SessionOptions()
+                options.log_severity_level = 3
+                options.intra_op_num_threads = 1
+                options.inter_op_num_threads = 1
+                model = converted_model(self._model_dir)
+                source: str | bytes = str(model) if isinstance(model, Path) else model
+                self._bulk.append(
+                    onnxruntime.InferenceSession(
+                        source, options, providers=["CPUExecutionProvider"]
+                    )
+                )
+            return self._bulk[:count]
+
+    def _run(self, session: InferenceSession, encodings: Sequence[Encoding]) -> Vectors:
+        """Unit-length mean-pooled vectors of tokenised texts, in order."""
+        out = np.zeros((len(encodings), self.dimension), dtype=np.float32)
         # Texts of similar length share a batch: less padding to compute.
-        order = sorted(range(len(texts)), key=lambda i: -len(encodings[i].ids))
+        order = sorted(range(len(encodings)), key=lambda i: -len(encodings[i].ids))
         for start in range(0, len(order), self._batch_size):
             batch = order[start : start + self._batch_size]
             width = max(len(encodings[i].ids) for i in batch)

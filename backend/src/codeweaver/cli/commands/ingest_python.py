@@ -131,7 +131,7 @@ def _build(
             environment,
             distributions,
             home=directory,
-            embed=embedder.embed_sync,
+            embed=embedder.embed_bulk,
             model_id=embedder.model_id,
             dimension=embedder.dimension,
             on_event=on_event,
