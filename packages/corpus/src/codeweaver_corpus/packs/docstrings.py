@@ -66,14 +66,14 @@ class Rendered:
         text: The Markdown.
         examples: The code blocks, `>>>` sessions in that form.
         summary: The first sentence.
-        signature: A call form the docstring's first line gave (`add(x1, x2, /, ...)`, as
-            compiled functions write it), removed from the text.
+        signatures: The call forms the docstring's first lines gave (`add(x1, x2, /, ...)`, as
+            compiled functions write them), taken out of the text.
     """
 
     text: str
     examples: list[str] = field(default_factory=list)
     summary: str = ""
-    signature: str | None = None
+    signatures: list[str] = field(default_factory=list)
 
 
 def package_style(docstrings: Iterable[Docstring], *, sample: int = 400) -> Parser:
@@ -106,16 +106,21 @@ def _text_section(text: str) -> DocstringSection:
     return DocstringSectionText(text)
 
 
-def leading_signature(text: str, name: str) -> tuple[str | None, str]:
-    """A call form on a docstring's first line (`add(x1, x2, /, out=None)`) and the rest.
+def leading_signatures(text: str, name: str) -> tuple[list[str], str]:
+    """The call forms on a docstring's first lines (`a.reshape(shape, /, *, order='C')`).
 
-    Compiled functions have no introspectable signature and write it as their first line.
+    Compiled functions have no introspectable signature and write theirs, one form a line,
+    at the top of their docstring; they are taken out of the text, as `(...)` forms.
     """
-    first, _, rest = text.partition("\n")
-    match = _SIGNATURE_LINE.match(first)
-    if match and match.group(1).rsplit(".", 1)[-1] == name.rsplit(".", 1)[-1]:
-        return f"({match.group(2)})", rest.lstrip("\n")
-    return None, text
+    forms: list[str] = []
+    lines = text.split("\n")
+    while lines:
+        match = _SIGNATURE_LINE.match(lines[0])
+        if not match or match.group(1).rsplit(".", 1)[-1] != name.rsplit(".", 1)[-1]:
+            break
+        forms.append(f"({match.group(2)})")
+        lines.pop(0)
+    return forms, "\n".join(lines).lstrip("\n") if forms else text
 
 
 def _markdown(text: str) -> tuple[str, list[str]]:
@@ -155,6 +160,21 @@ def _markdown_fenced(lines: Sequence[str]) -> tuple[str, list[str]]:
     return "\n\n".join(part for part in out if part), blocks
 
 
+_FIELD_NOTES = (
+    (re.compile(r"\.\. versionadded:: *(\S+)"), r"New in version \1."),
+    (re.compile(r"\.\. versionchanged:: *(\S+)"), r"Changed in version \1:"),
+    (re.compile(r"\.\. deprecated:: *(\S+)"), r"Deprecated since version \1:"),
+)
+_LINK = re.compile(r"`([^`<]+?)\s*<[^>]+>`__?")
+
+
+def _flat(text: str, limit: int) -> str:
+    """A parameter's or a note's description as one line of Markdown within `limit`."""
+    for pattern, replacement in _FIELD_NOTES:
+        text = pattern.sub(replacement, text)
+    return inline(_LINK.sub(r"\1", _clip(text, limit)))
+
+
 def _clip(text: str, limit: int) -> str:
     """Text cut at a sentence end within `limit` characters (or at a word, with an ellipsis)."""
     flat = " ".join(text.split())
@@ -169,8 +189,8 @@ def _clip(text: str, limit: int) -> str:
 
 def _item(name: str, annotation: object, description: str) -> str:
     """One entry of a Parameters, Returns or Raises list."""
-    annotation_text = "" if annotation in (None, "None", "") else str(annotation)
-    described = inline(_clip(description, DESCRIPTION_CHARS)) if description.strip() else ""
+    annotation_text = "" if annotation in (None, "None", "") else inline(str(annotation))
+    described = _flat(description, DESCRIPTION_CHARS) if description.strip() else ""
     name = name.replace("\\*", "*").strip()
     if name and name != "None":
         head = f"`{name}`" + (f" ({annotation_text})" if annotation_text else "")
@@ -240,7 +260,7 @@ def render_docstring(text: str, *, name: str, style: Parser) -> Rendered:
         name: The object's name (a leading call form naming it is taken as its signature).
         style: The package's docstring style.
     """
-    signature, text = leading_signature(text.strip("\n"), name)
+    signatures, text = leading_signatures(text.strip("\n"), name)
     sections = parse(Docstring(text), style)
     out: list[str] = []
     examples: list[str] = []
@@ -285,7 +305,7 @@ def render_docstring(text: str, *, name: str, style: Parser) -> Rendered:
             if str(value.kind) == "see-also" or title.lower() == "see also":
                 out += ["**See also**", "", *_see_also(value.description), ""]
             elif title.lower() == "notes":
-                out += ["**Notes**", "", inline(_clip(value.description, NOTES_CHARS)), ""]
+                out += ["**Notes**", "", _flat(value.description, NOTES_CHARS), ""]
             else:
                 markdown, blocks = _markdown(value.description)
                 out += [f"{title}: {markdown}".strip(), ""]
@@ -295,7 +315,7 @@ def render_docstring(text: str, *, name: str, style: Parser) -> Rendered:
         text=text_out,
         examples=_unique(examples)[:EXAMPLE_BLOCKS],
         summary=summary,
-        signature=signature,
+        signatures=signatures,
     )
 
 

@@ -63,7 +63,7 @@ from codeweaver_corpus.packs.docstrings import Rendered, package_style, render_d
 from codeweaver_corpus.packs.interpreter import INSPECT_SCRIPT
 from codeweaver_engine.packs.units import DocUnit, first_sentence
 
-EXTRACTOR_VERSION = 3
+EXTRACTOR_VERSION = 4
 """Changes whenever extraction gives different units for the same package (packs rebuild)."""
 SKIPPED_PARTS = frozenset(
     {"tests", "conftest", "_vendor", "vendor", "vendored", "_vendored", "benchmarks"}
@@ -880,6 +880,12 @@ class _Namer:
     def name(self, obj: _Object) -> _Named:
         ranked = self.choose(obj)
         best = ranked[0]
+        # Other names: where it is defined first; never a module's incidental import of it
+        # (`pandas.io.stata.DataFrame`: stata.py imports DataFrame for its own use).
+        others = sorted(
+            (p for p in ranked[1:] if not self.incidental(p)),
+            key=lambda p: (int(not self.defined_here(p)), self.hidden(p), p.count("."), p),
+        )
         container = best.rsplit(".", 1)[0] if "." in best else ""
         container_root = self.by_path.get(container)
         owner = None
@@ -888,7 +894,7 @@ class _Namer:
         module = best if obj.kind == "module" else self.module_of(container or best)
         return _Named(
             best,
-            ranked[1 : MAX_ALIASES + 1],
+            others[:MAX_ALIASES],
             self.hidden(best),
             module,
             owner,
@@ -954,6 +960,8 @@ def _runtime_signature(signature: str, kind: str) -> str:
                 text = "(" + text[len(first) + 3 :]
             elif text == f"({first})":
                 text = "()"
+        # `(self, /, *shape)` without self leaves a marker with nothing before it.
+        text = "(" + text[len("(/, ") :] if text.startswith("(/, ") else text
     return text
 
 
@@ -983,17 +991,20 @@ def _keep(obj: _Object, named: _Named) -> bool:
 def _unit(obj: _Object, named: _Named, style: Parser, module_titles: dict[str, str]) -> DocUnit:
     doc = obj.doc or ""
     rendered = render_docstring(doc, name=named.name, style=style) if doc else Rendered(text="")
-    signature = None
+    # Source first; then the forms a compiled function's docstring declares; then inspection.
+    forms: list[str] = []
     if obj.kind in _CALLABLE_KINDS:
-        if obj.static is not None:
-            signature = _static_signature(obj.static, obj.kind)
-        if signature is None and obj.signature:
-            signature = _runtime_signature(obj.signature, obj.kind)
-        signature = signature or rendered.signature
+        static = _static_signature(obj.static, obj.kind) if obj.static is not None else None
+        if static is not None:
+            forms = [static]
+        elif rendered.signatures:
+            forms = rendered.signatures
+        elif obj.signature:
+            forms = [_runtime_signature(obj.signature, obj.kind)]
     text = rendered.text
     if obj.kind == "module" and len(text) > MODULE_CHARS:
         text = text[:MODULE_CHARS].rsplit("\n\n", 1)[0]
-    signatures = [f"{named.name}{signature}"] if signature else []
+    signatures = [f"{named.name}{form}" for form in forms]
     if not signatures and obj.kind in _ATTRIBUTE_KINDS:
         signatures = [named.name]
     return DocUnit(
