@@ -35,7 +35,7 @@ if TYPE_CHECKING:
         SentenceTransformerEmbedder,
         get_embedder,
     )
-    from codeweaver_runtime.flow import add_flow_step, traced
+    from codeweaver_runtime.flow import add_flow_step, flow_step
     from codeweaver_runtime.graphs import add_node_with_fallback, hide_error_handlers
     from codeweaver_runtime.infrastructure import (
         OPERATOR_SETTINGS,
@@ -126,7 +126,7 @@ _HOMES = {
     "speak": "codeweaver_runtime.delivery",
     "strip_thinking": "codeweaver_runtime.replies",
     "tighten": "codeweaver_runtime.private",
-    "traced": "codeweaver_runtime.flow",
+    "flow_step": "codeweaver_runtime.flow",
 }
 """Where each exported name lives: imported on first use, so a light command (a client of a
 running server) does not pay for Qdrant, LangChain and the embedding stack."""
@@ -177,6 +177,7 @@ __all__ = [
     "close_qdrant_clients",
     "default_chat_model_name",
     "default_data_dir",
+    "flow_step",
     "get_embedder",
     "get_qdrant",
     "hide_error_handlers",
@@ -200,5 +201,4 @@ __all__ = [
     "speak",
     "strip_thinking",
     "tighten",
-    "traced",
 ]

@@ -45,7 +45,7 @@ def _writer() -> StreamWriter | None:
         return None
 
 
-def traced(
+def flow_step(
     name: str,
 ) -> Callable[[Callable[P, Awaitable[U]]], Callable[P, Awaitable[U]]]:
     """Decorate an async node: its update carries a `FlowStep`, and it reports its progress.

@@ -60,8 +60,8 @@ from codeweaver_runtime import (
     Embedder,
     EmbeddingError,
     add_node_with_fallback,
+    flow_step,
     hide_error_handlers,
-    traced,
 )
 from codeweaver_schema import ErrorKind, ErrorRecord, InputState, SourceName
 from codeweaver_search import MAX_ROUNDS, Source, build_search_graph
@@ -114,12 +114,12 @@ class _Pipeline:
         libraries: LibrariesFor | None = None,
     ) -> None:
         self.collaborators = Collaborators(models=models, embedder=embedder)
-        self.analyze = traced("analyze")(make_analyze_node(self.collaborators))
-        self.answer = traced("answer")(
+        self.analyze = flow_step("analyze")(make_analyze_node(self.collaborators))
+        self.answer = flow_step("answer")(
             make_answer_node(self.collaborators, libraries or operator_libraries)
         )
-        self.grade = traced("grade")(make_grade_node(self.collaborators))
-        self.answer_with_history = traced("answer_with_history")(
+        self.grade = flow_step("grade")(make_grade_node(self.collaborators))
+        self.answer_with_history = flow_step("answer_with_history")(
             make_answer_with_history_node(self.collaborators)
         )
         self.search = build_search_graph(models=models, sources=sources, embedder=embedder)
@@ -167,8 +167,8 @@ def build_worker_graph(pipeline: _Pipeline) -> CompiledStateGraph[Any, Any, Any,
     builder = StateGraph(
         WorkerState, input_schema=WorkerInput, output_schema=MultiOutput, context_schema=Context
     )
-    builder.add_node("prepare_question", traced("prepare_question")(prepare_question))
-    builder.add_node("emit", traced("emit")(emit))
+    builder.add_node("prepare_question", flow_step("prepare_question")(prepare_question))
+    builder.add_node("emit", flow_step("emit")(emit))
     pipeline.add_to(builder, done="emit")
     builder.add_edge(START, "prepare_question")
     builder.add_edge("prepare_question", "analyze")
@@ -217,11 +217,13 @@ def build_main_graph(
         MainState, input_schema=InputState, output_schema=MainOutput, context_schema=Context
     )
     builder.add_node(
-        "plan", traced("plan")(make_plan_node(pipeline.collaborators)), timeout=MODEL_NODE_TIMEOUT_S
+        "plan",
+        flow_step("plan")(make_plan_node(pipeline.collaborators)),
+        timeout=MODEL_NODE_TIMEOUT_S,
     )
-    builder.add_node("route", traced("route")(route))
-    builder.add_node("too_many", traced("too_many")(too_many))
-    builder.add_node("empty_input", traced("empty_input")(empty_input))
+    builder.add_node("route", flow_step("route")(route))
+    builder.add_node("too_many", flow_step("too_many")(too_many))
+    builder.add_node("empty_input", flow_step("empty_input")(empty_input))
     builder.add_node(
         "answer_with_history", pipeline.answer_with_history, timeout=MODEL_NODE_TIMEOUT_S
     )
@@ -229,7 +231,7 @@ def build_main_graph(
         "multi_question",
         build_multi_question_graph(worker=build_worker_graph(pipeline), context_schema=Context),
     )
-    builder.add_node("combine", traced("combine")(combine))
+    builder.add_node("combine", flow_step("combine")(combine))
     pipeline.add_to(builder, done=END)
 
     builder.add_edge(START, "plan")

@@ -10,7 +10,7 @@ from codeweaver_cache.state import LookupState, LookupUpdate, key_question
 from codeweaver_cache.store import CacheUnavailableError, failure_kind
 from codeweaver_cache.verifier import PendingHit, resolve_verifier, verify
 from codeweaver_engine.language.subject import leans_on_pronoun
-from codeweaver_runtime import ModelCallError, Node, run_tenant, traced
+from codeweaver_runtime import ModelCallError, Node, flow_step, run_tenant
 from codeweaver_schema import CacheDecision
 
 LOOKUP = "cache_lookup"
@@ -20,7 +20,7 @@ VERIFY = "cache_verify"
 def make_lookup(deps: CacheDeps) -> Node[LookupState, CacheContext, LookupUpdate]:
     """The node that searches the cache and applies the guards."""
 
-    @traced(LOOKUP)
+    @flow_step(LOOKUP)
     async def cache_lookup(state: LookupState, runtime: Runtime[CacheContext]) -> LookupUpdate:
         context = cache_context(runtime)
         update: LookupUpdate = {"cache_pending": None}
@@ -68,7 +68,7 @@ def make_lookup(deps: CacheDeps) -> Node[LookupState, CacheContext, LookupUpdate
 def make_verify(deps: CacheDeps) -> Node[LookupState, CacheContext, LookupUpdate]:
     """The node that asks the verifier model about the candidate the guards let through."""
 
-    @traced(VERIFY)
+    @flow_step(VERIFY)
     async def cache_verify(state: LookupState, runtime: Runtime[CacheContext]) -> LookupUpdate:
         context = cache_context(runtime)
         pending = state.get("cache_pending")

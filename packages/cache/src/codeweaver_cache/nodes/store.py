@@ -9,7 +9,7 @@ from codeweaver_cache.nodes.common import CacheDeps, cache_context, error
 from codeweaver_cache.state import CacheState, CacheUpdate, key_question
 from codeweaver_cache.store import CacheUnavailableError, admission_refusal, failure_kind
 from codeweaver_engine.language.subject import leans_on_pronoun
-from codeweaver_runtime import Node, run_tenant, traced
+from codeweaver_runtime import Node, flow_step, run_tenant
 
 STORE = "cache_store"
 
@@ -17,7 +17,7 @@ STORE = "cache_store"
 def make_store(deps: CacheDeps) -> Node[CacheState, CacheContext, CacheUpdate]:
     """The node that stores this turn's answer when the admission policy allows it."""
 
-    @traced(STORE)
+    @flow_step(STORE)
     async def cache_store(state: CacheState, runtime: Runtime[CacheContext]) -> CacheUpdate:
         context = cache_context(runtime)
         if not context.cache_enabled:

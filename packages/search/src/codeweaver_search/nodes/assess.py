@@ -6,7 +6,7 @@ from langgraph.runtime import Runtime
 
 from codeweaver_engine import search as offline
 from codeweaver_engine.embedding import with_embedder_or_without
-from codeweaver_runtime import ModelCallError, call_structured, traced
+from codeweaver_runtime import ModelCallError, call_structured, flow_step
 from codeweaver_schema import ErrorRecord, Evidence, Intent, Sufficiency
 from codeweaver_search.context import SearchContext, max_rounds
 from codeweaver_search.nodes.deps import SearchDeps, SearchNode, search_context
@@ -35,7 +35,7 @@ def make_rerank(deps: SearchDeps) -> SearchNode:
     relevance, summaries, the sufficiency verdict and a refined query together.
     """
 
-    @traced("rerank")
+    @flow_step("rerank")
     async def rerank(state: SearchState, runtime: Runtime[SearchContext]) -> SearchUpdate:
         context = search_context(runtime)
         question = state.get("search_question", "")
@@ -129,7 +129,7 @@ def _scored_by_model(
 def make_judge(deps: SearchDeps) -> SearchNode:
     """Is the evidence enough? The model's verdict of this round, else the offline one."""
 
-    @traced("judge")
+    @flow_step("judge")
     async def judge(state: SearchState, runtime: Runtime[SearchContext]) -> SearchUpdate:
         context = search_context(runtime)
         verdict = state.get("search_model_verdict")
@@ -157,7 +157,7 @@ def make_judge(deps: SearchDeps) -> SearchNode:
 def make_summarise(deps: SearchDeps) -> SearchNode:
     """The final evidence: usable items, best first, top k, each with a summary."""
 
-    @traced("summarise")
+    @flow_step("summarise")
     async def summarise(state: SearchState, runtime: Runtime[SearchContext]) -> SearchUpdate:
         context = search_context(runtime)
         question = state.get("search_question", "")

@@ -11,7 +11,7 @@ from codeweaver_engine.language.intent import classify_intent
 from codeweaver_engine.language.script import detect_language
 from codeweaver_engine.language.words import clean_text, collapse_whitespace, truncate
 from codeweaver_engine.search import english_terms, refine
-from codeweaver_runtime import EmbeddingError, traced
+from codeweaver_runtime import EmbeddingError, flow_step
 from codeweaver_schema import ErrorKind, ErrorRecord, Intent, SourceName
 from codeweaver_search.context import SearchContext
 from codeweaver_search.nodes.deps import SearchDeps, SearchNode, search_context
@@ -73,7 +73,7 @@ async def _intent(question: str, deps: SearchDeps, context: SearchContext) -> In
 def make_prepare(deps: SearchDeps) -> SearchNode:
     """The first round's query: the analysed question, its intent and language."""
 
-    @traced("prepare")
+    @flow_step("prepare")
     async def prepare(state: SearchState, runtime: Runtime[SearchContext]) -> SearchUpdate:
         context = search_context(runtime)
         question = truncate(collapse_whitespace(clean_text(_question(state))), MAX_QUESTION_CHARS)
@@ -110,7 +110,7 @@ def make_prepare(deps: SearchDeps) -> SearchNode:
 def make_refine(deps: SearchDeps) -> SearchNode:
     """The next round's query: the judge model's suggestion when it made one, else heuristics."""
 
-    @traced("refine")
+    @flow_step("refine")
     async def refine_query(state: SearchState, runtime: Runtime[SearchContext]) -> SearchUpdate:
         context = search_context(runtime)
         question = state.get("search_question", "")

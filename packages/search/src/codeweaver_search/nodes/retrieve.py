@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from codeweaver_engine.search import normalise_query
-from codeweaver_runtime import traced
+from codeweaver_runtime import flow_step
 from codeweaver_schema import ErrorKind, ErrorRecord, SourceName
 from codeweaver_search.context import SearchContext
 from codeweaver_search.nodes.deps import SearchDeps, SourceNode, search_context
@@ -31,7 +31,7 @@ def make_source_node(source: SourceName, deps: SearchDeps) -> SourceNode:
     `ErrorRecord`.
     """
 
-    @traced(node_name(source))
+    @flow_step(node_name(source))
     async def search_source(
         state: SourceTaskState, runtime: Runtime[SearchContext]
     ) -> SearchUpdate:
