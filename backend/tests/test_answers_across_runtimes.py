@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from codeweaver_runtime.onnx_embedder import RUNTIME_ENV
+from codeweaver_runtime.embedder_registry import RUNTIME_ENV
 
 pytestmark = pytest.mark.slow
 

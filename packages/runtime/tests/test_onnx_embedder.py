@@ -11,17 +11,9 @@ import numpy as np
 import pytest
 
 from codeweaver_runtime import DEFAULT_EMBEDDING_MODEL, EmbeddingError, get_embedder
-from codeweaver_runtime.embeddings import (
-    PACKAGED_MODEL_ID,
-    SentenceTransformerEmbedder,
-    uses_onnx,
-)
-from codeweaver_runtime.onnx_embedder import (
-    MAX_SEQ_LENGTH,
-    RUNTIME_ENV,
-    OnnxEmbedder,
-    converted_model,
-)
+from codeweaver_runtime.embedder_registry import PACKAGED_MODEL_ID, RUNTIME_ENV, uses_onnx
+from codeweaver_runtime.embeddings import SentenceTransformerEmbedder
+from codeweaver_runtime.onnx_embedder import MAX_SEQ_LENGTH, OnnxEmbedder, converted_model
 
 TEXTS = [
     "How do I reverse a list in Python?",

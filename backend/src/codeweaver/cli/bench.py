@@ -310,7 +310,7 @@ _ONLINE_SETTINGS = frozenset(
 
 
 def _environment(design: str, mode: str, folder: Path, pycache: Path) -> dict[str, str]:
-    from codeweaver_runtime.onnx_embedder import RUNTIME_ENV
+    from codeweaver_runtime.embedder_registry import RUNTIME_ENV
 
     runtime = design if design in ("onnx", "sentence-transformers") else "onnx"
     env = {
@@ -433,7 +433,7 @@ def run_cli_bench(
             raise ValueError(f"no codeweaver command at {before_cli}")
         designs = (BEFORE, *designs)
     questions = QUESTIONS[: max(1, min(iterations, len(QUESTIONS)))]
-    from codeweaver_runtime.onnx_embedder import RUNTIME_ENV
+    from codeweaver_runtime.embedder_registry import RUNTIME_ENV
 
     load_before = os.getloadavg()[0]
     series: dict[str, dict[str, dict[str, Series]]] = {}

