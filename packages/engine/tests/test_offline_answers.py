@@ -421,3 +421,72 @@ def test_the_note_says_which_documentation_version_when_it_differs() -> None:
     )
     note = offline_note("en", [reference], running="3.12")
     assert re.search(r"version 3\.11; you are running Python 3\.12", note)
+
+
+@pytest.mark.parametrize(
+    ("question", "wrong", "right"),
+    [
+        # The side the question asks for: the end is the suffix.
+        ("remove a substring from the end of a string", "str.removeprefix", "str.removesuffix"),
+        # What an API converts into what, whatever task found it.
+        (
+            "How to convert a datetime to a Unix timestamp?",
+            "datetime.datetime.fromtimestamp",
+            "datetime.datetime.timestamp",
+        ),
+        (
+            "How to convert a Unix timestamp to a datetime?",
+            "datetime.datetime.timestamp",
+            "datetime.datetime.fromtimestamp",
+        ),
+        (
+            "유닉스 타임스탬프를 datetime으로 변환하는 방법",
+            "datetime.datetime.timestamp",
+            "datetime.datetime.fromtimestamp",
+        ),
+        ("parse a JSON string into a dict", "json.dumps", "json.loads"),
+    ],
+)
+async def test_an_api_that_does_the_opposite_does_not_lead(
+    index: DocsIndex, embedder: Embedder, question: str, wrong: str, right: str
+) -> None:
+    evidence = [unit(index, wrong, 1.0), unit(index, right, 0.9)]
+    language = "ko" if "변환" in question else "en"
+    answer = await answer_to(question, evidence, embedder, language=language)
+    lead = next(line for line in answer.text.splitlines() if line.startswith("**"))
+    assert f"`{right}`" in lead
+    assert f"`{wrong}`" not in answer.text, "nor is it offered as an alternative"
+
+
+async def test_documentation_that_contradicts_the_constraint_does_not_lead(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    question = "How do I create a temporary directory that is deleted automatically?"
+    evidence = [
+        unit(index, "tempfile.mkdtemp", 1.0),
+        unit(index, "tempfile.TemporaryDirectory", 0.9),
+    ]
+    answer = await answer_to(question, evidence, embedder)
+    assert answer.text.splitlines()[2] == "**Use `tempfile.TemporaryDirectory`** [1]"
+    also = [line for line in answer.text.splitlines() if line.startswith("**Also:**")]
+    assert not any("mkdtemp" in line for line in also), "nor is it offered as an alternative"
+    # Asked without the constraint, the order of the evidence stands.
+    plain = await answer_to("How do I create a temporary directory?", evidence, embedder)
+    assert plain.text.splitlines()[2] == "**Use `tempfile.mkdtemp`** [1]"
+
+
+async def test_documentation_that_meets_the_constraint_leads_among_close_candidates(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    question = "How do I merge two dicts in one expression?"
+    evidence = [unit(index, "dict.update", 1.0), unit(index, "d | other", 0.98)]
+    answer = await answer_to(question, evidence, embedder)
+    assert answer.text.splitlines()[2] == "**Use `d | other`** [1]"
+
+
+async def test_the_sentence_that_meets_the_constraint_is_quoted(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    question = "How do I create a file in python without overwriting an existing file"
+    answer = await answer_to(question, [unit(index, "open", 0.9)], embedder)
+    assert "exclusive creation" in answer.text

@@ -30,10 +30,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from codeweaver_engine.decline import MissingLibrary, decline
+from codeweaver_engine.language.direction import converts_the_other_way, opposed_api
 from codeweaver_engine.language.injection import addresses_assistant
 from codeweaver_engine.language.korean import english_gloss
 from codeweaver_engine.language.prose import is_code_line
-from codeweaver_engine.language.reading import converts_the_other_way
+from codeweaver_engine.language.scope_words import Fit, fit, scopes
 from codeweaver_engine.language.words import (
     collapse_whitespace,
     content_words,
@@ -79,7 +80,19 @@ then `map` and `int`); past this margin, offering more stops adding what questio
 MAX_ALTERNATIVES = 2
 """How many other APIs an answer offers at most (each one line: signature and first sentence)."""
 REVERSED_TASK_PENALTY = 0.2
-"""Evidence found through a task converting the other way ranks this much lower."""
+"""Evidence found through a task converting the other way ranks this much lower; so does an API
+that does the question's opposite (`str.removeprefix` for "remove ... from the end of a string",
+`datetime.fromtimestamp` for "a datetime to a Unix timestamp": `language.direction`)."""
+CONTRADICTED_SCOPE_PENALTY = 0.2
+"""An API whose documentation contradicts a constraint the question states ranks this much lower
+(`tempfile.mkdtemp`, "the user ... is responsible for deleting", for a directory "deleted
+automatically"; `language.scope_words`)."""
+MET_SCOPE_BONUS = 0.05
+"""An API whose documentation says it does what the question's scope words ask ("trailing",
+"preserving order", "in one expression") ranks this much higher: among candidates about as
+relevant, the one that meets the constraint leads. Its sentences that say so are quoted first."""
+SCOPE_SENTENCE_WEIGHT = 0.3
+"""How much more a sentence counts when it says the entry meets the question's constraint."""
 MAX_SENTENCES = 3
 LEAD_IN_WEIGHT = 1.0
 """How much the prose that introduces an example counts when choosing the example."""
@@ -362,14 +375,47 @@ def _relevance(evidence: Evidence) -> float:
 
 
 def _direction_penalty(question: str, evidence: Evidence) -> float:
-    """How far evidence found through a task that converts the other way ranks down.
+    """How far evidence that goes the question's opposite way ranks down.
 
     "Convert unicode string to byte string" matches the task "convert a byte string to a
     unicode string" (`bytes.decode`) about as well as "convert a unicode string to bytes"
-    (`str.encode`): the words are the same, only their order tells the answer.
+    (`str.encode`): the words are the same, only their order tells the answer. An API can also
+    do the opposite by itself: "remove a substring from the end of a string" is not
+    `str.removeprefix`, whatever task found it.
     """
-    task = evidence.meta.task if isinstance(evidence.meta, LocalMeta) else None
-    return REVERSED_TASK_PENALTY if task and converts_the_other_way(question, task) else 0.0
+    if not isinstance(evidence.meta, LocalMeta):
+        return 0.0
+    task, api = evidence.meta.task, evidence.meta.api
+    if task and converts_the_other_way(question, task):
+        return REVERSED_TASK_PENALTY
+    return REVERSED_TASK_PENALTY if api and opposed_api(question, api) else 0.0
+
+
+def _scope_fit(question: str, evidence: Evidence) -> Fit:
+    """How an API entry's documentation answers the question's scope words and constraints."""
+    if not (isinstance(evidence.meta, LocalMeta) and evidence.meta.api):
+        return Fit(frozenset(), frozenset())
+    return fit(question, plain(_api_parts(evidence)[1]))
+
+
+def _scope_adjustment(question: str, evidence: Evidence) -> float:
+    """Up for an API that meets the question's scope words, down for one that contradicts them.
+
+    See `MET_SCOPE_BONUS` and `CONTRADICTED_SCOPE_PENALTY`.
+    """
+    found = _scope_fit(question, evidence)
+    if found.contradicts:
+        return -CONTRADICTED_SCOPE_PENALTY
+    return MET_SCOPE_BONUS if found.meets else 0.0
+
+
+def _ranking(question: str, evidence: Evidence) -> float:
+    """What orders the evidence: relevance, less a wrong direction, with the scope's fit."""
+    return (
+        _relevance(evidence)
+        - _direction_penalty(question, evidence)
+        + _scope_adjustment(question, evidence)
+    )
 
 
 def _stems(text: str) -> set[str]:
@@ -408,8 +454,18 @@ async def _rank_texts(
 async def _best_sentences(
     basis: str, sentences: list[str], embedder: Embedder | None, k: int, *, explained: str = ""
 ) -> list[str]:
-    """The k sentences that match the question best, in their original order."""
+    """The k sentences that match the question best, in their original order.
+
+    A sentence that says the entry does what the question's scope words or constraints ask
+    ("`'x'` — open for exclusive creation, failing if the file already exists" for a file
+    created "without overwriting" one) counts `SCOPE_SENTENCE_WEIGHT` more.
+    """
     scores = await _rank_texts(basis, sentences, embedder, explained=explained)
+    if scopes(basis):
+        scores = [
+            score + SCOPE_SENTENCE_WEIGHT * bool(fit(basis, sentence).met)
+            for score, sentence in zip(scores, sentences, strict=True)
+        ]
     best = sorted(range(len(sentences)), key=lambda i: -scores[i])[:k]
     return [sentences[i] for i in sorted(best)]
 
@@ -560,8 +616,9 @@ def _alternatives(
     for i, other in _api_evidence(evidence):
         if i == item or _short_name(other) in shown:
             continue
-        if _direction_penalty(question, evidence[i]):
-            continue  # the opposite conversion is no alternative
+        opposite = _direction_penalty(question, evidence[i])
+        if opposite or _scope_fit(question, evidence[i]).contradicts:
+            continue  # the opposite direction, or what the question rules out, is no alternative
         if _relevance(evidence[i]) >= first - ALTERNATIVE_MARGIN:
             found.append((i, other))
             shown.add(_short_name(other))
@@ -728,7 +785,7 @@ async def extractive_answer(
             )
     ranked = sorted(
         (e for e in evidence if e.content.strip() and not addresses_assistant(e.title)),
-        key=lambda e: _relevance(e) - _direction_penalty(basis, e),
+        key=lambda e: _ranking(basis, e),
         reverse=True,
     )
     if not ranked:
