@@ -8,13 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from codeweaver_engine.language.direction import conversion, reverses
 from codeweaver_engine.packs import DOCS_URL
 from codeweaver_engine.packs.index import (
     PASSAGE_CONTEXT_CHARS,
     DocsIndex,
     call_keys,
-    conversion,
-    reverses,
     stemmed_words,
     word_overlap,
 )
@@ -113,30 +112,35 @@ def test_a_generic_phrase_shares_less_with_a_question_than_one_that_says_what_it
     assert overlap("python", "python") == 0.0
 
 
+def kinds(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    found = conversion(text)
+    return (found.source_kinds, found.target_kinds) if found else None
+
+
 def test_a_conversion_reads_its_kinds_from_either_side_of_to() -> None:
-    assert conversion("Converting a string into a list in Python") == (
+    assert kinds("Converting a string into a list in Python") == (
         frozenset({"str"}),
         frozenset({"list"}),
     )
-    assert conversion("How to convert a list of ints to a list of strings") == (
+    assert kinds("How to convert a list of ints to a list of strings") == (
         frozenset({"list", "int"}),
         frozenset({"list", "str"}),
     )
     # The noun phrase ends at "using": the list comprehension is how, not what.
-    assert conversion("convert string to dict using list comprehension") == (
+    assert kinds("convert string to dict using list comprehension") == (
         frozenset({"str"}),
         frozenset({"dict"}),
     )
-    assert conversion("parse int from a string") == (frozenset({"str"}), frozenset({"int"}))
-    assert conversion("How to add to a list") is None  # nothing on the left of "to"
-    assert conversion("Save line in file to list") == (frozenset({"file"}), frozenset({"list"}))
-    assert conversion("go to the end of a line") is None
-    assert conversion("read a string like a file") == (frozenset({"str"}), frozenset({"file"}))
-    assert conversion("add up numbers stored as strings") is None
-    assert conversion("copy a list to a list") is None  # nothing changes kind
+    assert kinds("parse int from a string") == (frozenset({"str"}), frozenset({"int"}))
+    assert kinds("How to add to a list") is None  # nothing on the left of "to"
+    assert kinds("Save line in file to list") == (frozenset({"file"}), frozenset({"list"}))
+    assert kinds("go to the end of a line") is None
+    assert kinds("read a string like a file") == (frozenset({"str"}), frozenset({"file"}))
+    assert kinds("add up numbers stored as strings") is None
+    assert kinds("copy a list to a list") is None  # nothing changes kind
 
 
-def test_only_the_kinds_that_change_tell_a_conversion_s_direction() -> None:
+def test_the_phrases_either_side_tell_a_conversion_s_direction() -> None:
     def reversed_(asked: str, phrase: str) -> bool:
         return reverses(conversion(asked), conversion(phrase))
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from codeweaver_engine.language.direction import conversion, reverses
 from codeweaver_engine.language.words import content_words
 from codeweaver_engine.packs import BUNDLED_PACK
 from codeweaver_engine.packs.format import (
@@ -80,32 +81,6 @@ _CODE_NAME = re.compile(
     r"|\b[A-Z][a-z]\w*(?:Error|Exception|Warning|Exit|Interrupt)\b"
 )
 _SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
-_KINDS = {
-    **dict.fromkeys(("string", "strings", "str", "ascii", "unicode"), "str"),
-    **dict.fromkeys(("list", "lists", "array", "arrays"), "list"),
-    **dict.fromkeys(("dict", "dicts", "dictionary", "dictionaries"), "dict"),
-    **dict.fromkeys(("tuple", "tuples"), "tuple"),
-    **dict.fromkeys(("set", "sets"), "set"),
-    **dict.fromkeys(("int", "ints", "integer", "integers"), "int"),
-    **dict.fromkeys(("float", "floats", "decimal", "decimals"), "float"),
-    **dict.fromkeys(("bytes", "bytearray"), "bytes"),
-    **dict.fromkeys(("bool", "boolean", "booleans"), "bool"),
-    **dict.fromkeys(("char", "chars", "character", "characters"), "char"),
-    **dict.fromkeys(("hex", "hexadecimal"), "hex"),
-    **dict.fromkeys(("binary",), "binary"),
-    **dict.fromkeys(("json",), "json"),
-    **dict.fromkeys(("date", "datetime", "timestamp"), "date"),
-    **dict.fromkeys(("number", "numbers"), "number"),
-    **dict.fromkeys(("file", "files"), "file"),
-}
-"""Kinds of value a conversion goes from and to ("a list to a string"), with their spellings."""
-_CONVERSION_WINDOW = 4
-"""How many words either side of a conversion's "to" ("into", "from", "as", "like") are read."""
-_PHRASE_ENDS = frozenset(
-    {"using", "with", "without", "in", "by", "for", "from", "to", "into", "as", "like", "and"}
-    | {"while"}
-)
-"""Words that end the noun phrase on either side of a conversion's "to" (or "into", ...)."""
 
 
 class IndexError_(RuntimeError):
@@ -259,8 +234,9 @@ class DocsIndex:
             # Only phrases close to the question can decide a unit's score.
             for p in np.argsort(-phrase_scores)[:64]:
                 if reverses(converts, self._phrase_conversions[p]):
-                    # "A string to a list" is not "a list of characters to a string", however
-                    # alike the two read to a small model.
+                    # "A string to a list" is not "a list of characters to a string", nor "a
+                    # Unix timestamp to a datetime" "a datetime to a Unix timestamp", however
+                    # alike the two read to a small model (`language.direction`).
                     continue
                 shared = word_overlap(asked, self._phrase_words[p])
                 phrase_score = float(phrase_scores[p]) + PHRASE_WORDS_WEIGHT * shared
@@ -446,56 +422,6 @@ def word_overlap(asked: frozenset[str], phrase: frozenset[str]) -> float:
     if not asked or not phrase:
         return 0.0
     return 2 * len(asked & phrase) / (len(asked) + len(phrase))
-
-
-def conversion(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
-    """The kinds of value a conversion goes from and to, when the text asks for one.
-
-    "How to convert a list of ints to a list of strings" gives ({list, int}, {list, str}), and
-    "parse an int from a string" ({str}, {int}), and "read a string like a file" ({str}, {file});
-    the first "to", "into", "from", "as" or "like" with a kind on both sides decides, so "How to
-    ..." is no conversion. A conversion that changes nothing it names ("a list to a list") is
-    none either.
-    """
-    words = re.findall(r"[a-z]+", text.lower())
-
-    def kinds(side: list[str]) -> frozenset[str]:
-        found: set[str] = set()
-        for word in side[:_CONVERSION_WINDOW]:
-            if word in _PHRASE_ENDS:
-                break
-            if word in _KINDS:
-                found.add(_KINDS[word])
-        return frozenset(found)
-
-    for j, word in enumerate(words):
-        if word not in ("to", "into", "from", "as", "like"):
-            continue
-        if word in ("as", "like") and j and words[j - 1].endswith("ed"):
-            continue  # "numbers stored as strings" says what they are, not what they become
-        before, after = kinds(words[j - 1 :: -1] if j else []), kinds(words[j + 1 :])
-        if word == "from":
-            before, after = after, before
-        if before and after:
-            return (before, after) if before != after else None
-    return None
-
-
-def reverses(
-    asked: tuple[frozenset[str], frozenset[str]] | None,
-    phrase: tuple[frozenset[str], frozenset[str]] | None,
-) -> bool:
-    """Whether a phrase's conversion goes the other way from the question's.
-
-    Only the kinds that change count: "a list of ints to a list of strings" reverses "a list
-    of strings to integers", and "a string to a list" does not reverse "a string to a list of
-    characters".
-    """
-    if asked is None or phrase is None:
-        return False
-    asked_from, asked_to = asked[0] - asked[1], asked[1] - asked[0]
-    phrase_from, phrase_to = phrase[0] - phrase[1], phrase[1] - phrase[0]
-    return bool(asked_from & phrase_to and asked_to & phrase_from and not asked_from & phrase_from)
 
 
 def call_keys(code: str) -> set[str]:
