@@ -413,22 +413,40 @@ def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a or b else 0.0
 
 
-def reverses(asked: Conversion | None, other: Conversion | None) -> bool:
+def reverses(
+    asked: Conversion | None, other: Conversion | None, *, kinds_swap: bool = False
+) -> bool:
     """Whether two conversions go opposite ways: each one's source is more the other's target.
 
     "a list of strings to a string" reverses "a string to a list of strings" (`join`, `split`);
     "a string to a list" does not reverse "a string to a list of characters".
+
+    Args:
+        asked: One conversion (None: no conversion, nothing reverses it).
+        other: The other.
+        kinds_swap: Also require, when both name kinds of value on both sides, that a kind one
+            converts from is one the other converts to and the other way round ("a string to a
+            list" and "a list of characters to a string"), not only that the phrases trade
+            places: "get tuples from lists" and "a list of tuples into separate lists" trade
+            places, and `zip` does both. The engine ranks with this; the answer cache, which
+            must never serve the other question's answer, without it.
     """
     if asked is None or other is None:
         return False
-    return _overlap(asked.source, other.target) > _overlap(asked.source, other.source) and _overlap(
-        asked.target, other.source
-    ) > _overlap(asked.target, other.target)
+    source_first = _overlap(asked.source, other.target) > _overlap(asked.source, other.source)
+    target_first = _overlap(asked.target, other.source) > _overlap(asked.target, other.target)
+    trade = source_first and target_first
+    kinds = (asked.source_kinds, asked.target_kinds, other.source_kinds, other.target_kinds)
+    if not (trade and kinds_swap and all(kinds)):
+        return trade
+    a_from, a_to = kinds[0] - kinds[1], kinds[1] - kinds[0]
+    b_from, b_to = kinds[2] - kinds[3], kinds[3] - kinds[2]
+    return bool(a_from & b_to and a_to & b_from)
 
 
-def converts_the_other_way(question: str, other: str) -> bool:
+def converts_the_other_way(question: str, other: str, *, kinds_swap: bool = False) -> bool:
     """Whether two texts ask for one conversion in opposite directions (see `reverses`)."""
-    return reverses(conversion(question), conversion(other))
+    return reverses(conversion(question), conversion(other), kinds_swap=kinds_swap)
 
 
 # --- sides and APIs ----------------------------------------------------------------------------
