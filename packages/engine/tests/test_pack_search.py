@@ -251,3 +251,37 @@ async def test_another_embedding_model_gets_the_units_embedded_once(
     assert "hash-256" in cached.name
     again = PackSearch(lambda: embedder, cache_dir=tmp_path, packs=[lambda: small])
     assert (await again.warm_up()).indexes[0].vectors.shape == (50, embedder.dimension)
+
+
+@pytest.mark.parametrize(
+    ("question", "idiom"),
+    [
+        # "One key, many values" reads to a small model like "many keys" (`dict.update`).
+        ("How to add multiple values to a dictionary key", "dict.setdefault"),
+        ("Python dict: how to append a value to a key's list", "dict.setdefault"),
+        # The answer is an operation, not the passage that lists them.
+        ("remove an element from a list by index", "list.pop"),
+        ("Split a string on several delimiters", "re.split"),
+        ("딕셔너리 키에 여러 값을 추가하는 방법", "dict.setdefault"),
+    ],
+)
+def test_a_kind_of_question_whose_answer_is_an_idiom_gets_it_first(
+    index: DocsIndex, question: str, idiom: str
+) -> None:
+    assert top(index, question, k=1) == [idiom]
+
+
+def test_no_idiom_is_lifted_for_a_question_not_of_its_kind(index: DocsIndex) -> None:
+    assert "dict.setdefault" not in top(index, "How to return multiple values from a function")
+    assert "re.split" not in top(index, "Split a string by spaces")
+
+
+def test_the_engine_keeps_a_phrase_whose_kinds_do_not_swap() -> None:
+    # zip pairs lists into tuples and unzips them: the phrases trade places, the kinds do not.
+    asked = conversion("how to get tuples from lists")
+    phrase = conversion("convert a list of tuples into separate lists")
+    assert reverses(asked, phrase)
+    assert not reverses(asked, phrase, kinds_swap=True)
+    unix = conversion("How to convert a Unix timestamp to a datetime?")
+    back = conversion("convert a datetime to a unix timestamp")
+    assert reverses(unix, back, kinds_swap=True)

@@ -8,6 +8,7 @@ from codeweaver_engine.language.scope_words import (
     SCOPE_FILE,
     ScopeDataError,
     fit,
+    idioms,
     parse_scope_data,
     scope_conflicts,
     scopes,
@@ -48,7 +49,9 @@ def test_a_malformed_scope_file_is_refused(edit: tuple[str, str], message: str) 
 @pytest.mark.parametrize(
     ("question", "expected"),
     [
-        ("How to remove all whitespace from a string in Python?", {"all"}),
+        ("How to remove all whitespace from a string in Python?", {"all", "every occurrence"}),
+        # "all" lines are where, not what: no occurrence of anything is asked for.
+        ("remove the white space from all lines", {"all"}),
         ("How to remove leading whitespace from a string in Python?", {"leading"}),
         ("Remove duplicates from a list while preserving the original order", {"preserving order"}),
         ("I want to do this in order to learn", set()),
@@ -65,7 +68,7 @@ def test_a_malformed_scope_file_is_refused(edit: tuple[str, str], message: str) 
         ("대소문자 구분 없이 문자열을 비교하는 방법", {"case-insensitive"}),
         ("대소문자를 구분해서 문자열을 비교하는 방법", {"case-sensitive"}),
         ("자동으로 삭제되는 임시 디렉터리를 만드는 방법", {"automatically"}),
-        ("문자열의 모든 공백을 제거하는 방법", {"all"}),
+        ("문자열의 모든 공백을 제거하는 방법", {"all", "every occurrence"}),
     ],
 )
 def test_scopes_are_read_in_english_and_korean(question: str, expected: set[str]) -> None:
@@ -128,3 +131,34 @@ def test_order_and_one_expression_read_the_documentation() -> None:
     merged = "Create a new dictionary with the merged keys and values of d and other."
     assert fit("merge two dicts in one expression", update).contradicts
     assert fit("merge two dicts in one expression", merged).meets
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "How to add multiple values to a dictionary key",
+            ("dict.setdefault", "collections.defaultdict"),
+        ),
+        ("remove an element from a list by index", ("list.pop", "library/stdtypes:del s[i:j]")),
+        ("remove an item from a list by value", ("list.remove",)),
+        ("Python: Split string with several separators", ("re.split",)),
+        # The words alone are not the kind: "multiple values" of a function, sorting by value.
+        ("How to return multiple values from a function", ()),
+        ("sort a dictionary by value", ()),
+        ("리스트에서 인덱스로 요소를 제거하는 방법", ("list.pop", "library/stdtypes:del s[i:j]")),
+    ],
+)
+def test_a_kind_of_question_names_its_idiom(question: str, expected: tuple[str, ...]) -> None:
+    assert idioms(question) == expected
+
+
+def test_every_occurrence_reads_the_documentation_and_all_alone_does_not() -> None:
+    strip = "Return a copy of the string with the leading and trailing characters removed."
+    assert fit("remove all whitespace from a string", strip).contradicts
+    assert not fit("remove the whitespace from all lines", strip).contradicts
+    replace = (
+        "Return a copy of the string with all occurrences of substring old replaced by new. If "
+        "the optional argument count is given, only the first count occurrences are replaced."
+    )
+    assert fit("replace all occurrences of a word in a string", replace).meets

@@ -38,11 +38,13 @@ _KEYS = frozenset(
         "phrases",
         "particles",
         "unless",
+        "with",
         "required",
         "opposite",
         "conflicts",
         "meets",
         "contradicts",
+        "answers",
     }
 )
 
@@ -63,6 +65,9 @@ class Scope:
     particles: frozenset[str]
     unless: tuple[tuple[str, ...], ...]
     korean_unless: tuple[re.Pattern[str], ...]
+    together: tuple[tuple[str, ...], ...]
+    """English words one of which the question must also have (`with`); none: no condition."""
+    korean_together: tuple[re.Pattern[str], ...]
     required: str
     """When a cache lookup needs both questions to ask for it: "query", "cached", "both", "none"."""
     opposite: str
@@ -70,6 +75,8 @@ class Scope:
     conflicts: frozenset[str]
     meets: tuple[re.Pattern[str], ...]
     contradicts: tuple[re.Pattern[str], ...]
+    answers: tuple[str, ...]
+    """APIs that are this kind of question's idiom (`answers`)."""
 
 
 def _read_words(text: str) -> tuple[str, ...]:
@@ -132,11 +139,16 @@ def _scope(entry: Any, origin: str) -> Scope:
             w for u in entry["unless"] if not _HANGUL.search(u) if (w := _read_words(str(u)))
         ),
         korean_unless=tuple(_korean_cue(u) for u in entry["unless"] if _HANGUL.search(u)),
+        together=tuple(
+            w for t in entry["with"] if not _HANGUL.search(t) if (w := _read_words(str(t)))
+        ),
+        korean_together=tuple(_korean_cue(t) for t in entry["with"] if _HANGUL.search(t)),
         required=str(entry["required"]),
         opposite=str(entry["opposite"]),
         conflicts=frozenset(entry["conflicts"]),
         meets=meets,
         contradicts=contradicts,
+        answers=tuple(str(a) for a in entry["answers"]),
     )
 
 
@@ -173,11 +185,26 @@ def scopes(text: str) -> frozenset[str]:
         if any(p.search(text) for p in scope.korean_unless):
             continue  # "중복을 제거" (remove duplicates) asks for no duplicates
         asked = asked or any(p.search(text) for p in scope.korean)
+        if (scope.together or scope.korean_together) and not (
+            any(any(True for _ in _occurrences(words, w)) for w in scope.together)
+            or any(p.search(text) for p in scope.korean_together)
+        ):
+            continue  # "multiple values" of a function, not of a dictionary's key
         if asked or scope.particles & set(reading.particles):
             found.add(scope.name)
     # "beginning and ending with square brackets" limits the answer to neither side.
     both_sides = {s.name for s in scope_data() if s.name in found and s.opposite in found}
     return frozenset(found - both_sides)
+
+
+def idioms(text: str) -> tuple[str, ...]:
+    """The APIs that are the idiom of the kinds of question the text asks, in the file's order.
+
+    "several values per key": `dict.setdefault`, `collections.defaultdict`; "by index":
+    `list.pop` and `del s[i:j]` (`answers` in the scope file).
+    """
+    asked = scopes(text)
+    return tuple(api for scope in scope_data() if scope.name in asked for api in scope.answers)
 
 
 def scope_conflicts(query: str, cached: str) -> list[str]:

@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from codeweaver_engine.language.direction import conversion, reverses
+from codeweaver_engine.language.scope_words import idioms
 from codeweaver_engine.language.words import content_words
 from codeweaver_engine.packs import BUNDLED_PACK
 from codeweaver_engine.packs.format import (
@@ -60,6 +61,8 @@ OWN_SIMILARITY_TIEBREAK = 0.001
 """A phrase lifts every passage of its section to one score; this share of each unit's own
 similarity to the question orders them ("loop over the file object" before "f.seek"), in the
 score itself, so every later sort by score keeps that order."""
+IDIOM_LEAD = 0.01
+"""How far above the best-scoring unit a kind of question's idiom is put (`search`)."""
 MODULE_BONUS = 0.04
 """Added to the units of a standard-library module the question names in plain words."""
 PASSAGE_CONTEXT_CHARS = 3000
@@ -227,13 +230,14 @@ class DocsIndex:
         scores = dense.copy()
         via: dict[int, str] = {}
         asked_as: dict[int, str | None] = {}
+        best = float(dense.max()) if len(dense) else 0.0
         if len(self.phrases):
             phrase_scores = self.task_vectors @ query
             asked = frozenset(stemmed_words(question))
             converts = conversion(question)
             # Only phrases close to the question can decide a unit's score.
             for p in np.argsort(-phrase_scores)[:64]:
-                if reverses(converts, self._phrase_conversions[p]):
+                if reverses(converts, self._phrase_conversions[p], kinds_swap=True):
                     # "A string to a list" is not "a list of characters to a string", nor "a
                     # Unix timestamp to a datetime" "a datetime to a Unix timestamp", however
                     # alike the two read to a small model (`language.direction`).
@@ -242,10 +246,20 @@ class DocsIndex:
                 phrase_score = float(phrase_scores[p]) + PHRASE_WORDS_WEIGHT * shared
                 for i, weight, alias in self._phrase_targets[p]:
                     value = phrase_score * weight + OWN_SIMILARITY_TIEBREAK * float(dense[i])
+                    best = max(best, value)
                     if value > scores[i]:
                         scores[i] = value
                         via[i] = self.phrases[p]
                         asked_as[i] = alias
+        for rank, api in enumerate(idioms(question)):
+            # A kind of question whose answer is an idiom ("several values per key":
+            # `dict.setdefault`; "remove by index": `list.pop`, `del s[i:j]`) gets it first,
+            # however the small model reads its words (`language.scope_words`).
+            for i in self._by_name.get(api, ()):
+                lifted = best + IDIOM_LEAD * ALTERNATIVE_DECAY**rank
+                if lifted > scores[i]:
+                    scores[i] = lifted
+                    via.pop(i, None)
         for i in self.named_units(question):
             scores[i] += NAMED_API_BONUS
         for i in self.module_units(question):
