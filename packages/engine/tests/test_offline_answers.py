@@ -490,3 +490,25 @@ async def test_the_sentence_that_meets_the_constraint_is_quoted(
     question = "How do I create a file in python without overwriting an existing file"
     answer = await answer_to(question, [unit(index, "open", 0.9)], embedder)
     assert "exclusive creation" in answer.text
+
+
+async def test_a_passage_answer_names_the_apis_about_as_relevant(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    # Issue 29: "remove an element from a list by index" quoted notes on pop and remove and
+    # named no API.
+    question = "remove an element from a list by index"
+    section = index.positions("library/stdtypes#mutable-sequence-types")[0]
+    evidence = [
+        evidence_of(index.hit(section, 0.97)),
+        unit(index, "list.pop", 0.9),
+        unit(index, "list.insert", 0.89),
+        unit(index, "os.remove", 0.5),
+    ]
+    answer = await answer_to(question, evidence, embedder)
+    also = [line for line in answer.text.splitlines() if line.startswith("**Also:**")]
+    assert answer.text.splitlines()[2].startswith("**From:**")
+    assert any("pop" in line for line in also)
+    assert not any("insert" in line for line in also), "adding is removing's opposite"
+    assert not any("os.remove" in line for line in also), "not about as relevant"
+    assert check_grounding(answer, evidence).grounded

@@ -386,7 +386,7 @@ def _direction_penalty(question: str, evidence: Evidence) -> float:
     if not isinstance(evidence.meta, LocalMeta):
         return 0.0
     task, api = evidence.meta.task, evidence.meta.api
-    if task and converts_the_other_way(question, task):
+    if task and converts_the_other_way(question, task, kinds_swap=True):
         return REVERSED_TASK_PENALTY
     return REVERSED_TASK_PENALTY if api and opposed_api(question, api) else 0.0
 
@@ -516,6 +516,13 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
     if example is not None:
         where, block = example
         out += ["", f"**{said['example']}** {draft.cites.cite(where)}", "```python", block, "```"]
+    return out + _also(draft, item, api)
+
+
+def _also(draft: _Draft, item: int, api: str | None) -> list[str]:
+    """One line for each other API about as relevant as the answer (`_alternatives`)."""
+    said, evidence = draft.said, draft.evidence
+    out: list[str] = []
     for other, other_api in _alternatives(evidence, item, api, draft.basis):
         other_signatures, other_description = _api_parts(evidence[other])
         summary = sentences_of(evidence[other].model_copy(update={"content": other_description}))
@@ -601,7 +608,7 @@ def _example_shape(block: str) -> float:
 
 
 def _alternatives(
-    evidence: list[Evidence], item: int, api: str, question: str
+    evidence: list[Evidence], item: int, api: str | None, question: str
 ) -> list[tuple[int, str]]:
     """Other APIs about as relevant as the first (within `ALTERNATIVE_MARGIN`), best first.
 
@@ -611,7 +618,7 @@ def _alternatives(
     signature and first sentence, rather than guess between them.
     """
     first = _relevance(evidence[item])
-    shown = {_short_name(api)}
+    shown = {_short_name(api)} if api else set()
     found: list[tuple[int, str]] = []
     for i, other in _api_evidence(evidence):
         if i == item or _short_name(other) in shown:
@@ -642,7 +649,9 @@ async def _compose_passage(draft: _Draft, item: int) -> list[str]:
         pool = [(block, _lead_in(chosen.content, block)) for block in blocks]
         block = blocks[await _best_example(draft, pool, draft.basis, chosen.title)]
         out += ["", f"**{said['example']}** {mark}", "```python", _example(block), "```"]
-    return out
+    # A passage names no API: the entries about as relevant as it are named after it ("remove
+    # an element from a list by index" quoted notes on pop and remove, and named neither).
+    return out + _also(draft, item, None)
 
 
 def _title(evidence: Evidence) -> str:
