@@ -23,16 +23,11 @@ WORD_TABLES = (
     "negations",
     "message_end",
     "http_methods",
-    "conversion_verbs",
-    "direction_pivots",
-    "reversed_pivots",
     "filler",
     "operations",
     "data_kinds",
     "korean_particles",
     "korean_endings",
-    "korean_source_particles",
-    "korean_target_particles",
 )
 """Tables of words (`words = \"\"\"...\"\"\"`)."""
 MAPPINGS = ("number_words", "synonyms", "korean_phrases")
@@ -102,11 +97,6 @@ PARTICLE_OPPOSITES: tuple[tuple[str, str], ...] = tuple(
 )
 """Particles that flip the verb before them ("zoom in" against "zoom out"), read only right
 after the same word."""
-CONVERSION_VERBS = frozenset(_TABLES["conversion_verbs"])
-"""Verbs that take a source and a target ("convert A to B", "copy from A to B")."""
-DIRECTION_PIVOTS = frozenset(_TABLES["direction_pivots"])
-REVERSED_PIVOTS = frozenset(_TABLES["reversed_pivots"])
-"""Words that split a conversion into what it starts from and what it produces."""
 SYNONYMS: dict[str, str] = _TABLES["synonyms"]
 """Words that ask for the same thing, folded to one form before comparing vocabularies."""
 FILLER = frozenset(_TABLES["filler"])
@@ -119,10 +109,6 @@ KOREAN_PARTICLES = _by_length(_TABLES["korean_particles"])
 """Particles that attach to a Korean word ("파일을"); cut off before reading it."""
 KOREAN_ENDINGS = _by_length(_TABLES["korean_endings"])
 """Verb endings cut off after the particle ("삭제하는" reads as "삭제")."""
-KOREAN_SOURCE_PARTICLES = frozenset(_TABLES["korean_source_particles"])
-"""The object particles that mark what a Korean conversion converts."""
-KOREAN_TARGET_PARTICLES = frozenset(_TABLES["korean_target_particles"])
-"""The particles that mark what a Korean conversion produces."""
 KOREAN_PHRASES: dict[str, str] = _TABLES["korean_phrases"]
 """Korean phrases read as one word before the question is split into words."""
 KOREAN_TERMS: dict[str, str] = cache_readings()

@@ -1,37 +1,27 @@
-"""How a question's words are read for comparing it with another, and which way it converts.
+"""How a question's words are read for comparing it with another.
 
-The cache's guards compare two questions word by word, and the composer ranks down evidence
-found through a task that converts the other way ("unicode to bytes" against "bytes to
-unicode"): both read a question the same way, here. Quoted literals are set aside, "n't" is
-split off, Korean phrases are joined and Korean words read in English through the vocabulary
-(particles and verb endings cut off), and every word is stemmed to one form per meaning
-(synonyms folded).
+The cache's guards compare two questions word by word, and the engine reads which way a question
+goes and what it limits its answer to (`direction.py`, `scope_words.py`) from the same reading:
+quoted literals are set aside, "n't" is split off, Korean phrases are joined and Korean words
+read in English through the vocabulary (particles and verb endings cut off), and every word is
+stemmed to one form per meaning (synonyms folded).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from codeweaver_engine.language.words import stem
 from codeweaver_engine.lexicon import (
-    CONVERSION_VERBS,
-    DIRECTION_PIVOTS,
     FILLER,
     KOREAN_ENDINGS,
     KOREAN_PARTICLES,
     KOREAN_PHRASES,
-    KOREAN_SOURCE_PARTICLES,
-    KOREAN_TARGET_PARTICLES,
     KOREAN_TERMS,
-    REVERSED_PIVOTS,
     SYNONYMS,
 )
-
-Direction = tuple[frozenset[str], frozenset[str]]
-"""(what is converted, what it becomes), as content stems."""
 
 _QUOTED = re.compile(
     r"`([^`]+)`"
@@ -137,7 +127,7 @@ def _tokens(text: str) -> tuple[list[str], list[str], list[str]]:
 
 @dataclass(frozen=True)
 class Reading:
-    """A question's words, as the guards and the direction check read them.
+    """A question's words, as the guards, the direction and the scope words read them.
 
     Attributes:
         text: The question with Korean phrases joined into one word ("압축 해제").
@@ -147,7 +137,6 @@ class Reading:
         lowered: The tokens lower-cased.
         particles: Each token's Korean particle ('' for none).
         stems: Each token's canonical stem (`canonical_stem`).
-        direction: What a conversion converts and into what, when the question is one.
     """
 
     text: str
@@ -157,7 +146,6 @@ class Reading:
     lowered: tuple[str, ...]
     particles: tuple[str, ...]
     stems: tuple[str, ...]
-    direction: Direction | None
 
 
 @lru_cache(maxsize=65536)
@@ -169,7 +157,6 @@ def read(question: str) -> Reading:
     bare, contracted_negation = _split_contractions(bare)
     raw, lowered, particles = _tokens(bare)
     stems = [canonical_stem(w) for w in lowered]
-    direction = _direction(lowered, stems) or _korean_direction(lowered, stems, particles)
     return Reading(
         text=question,
         literals=tuple(literals),
@@ -178,69 +165,4 @@ def read(question: str) -> Reading:
         lowered=tuple(lowered),
         particles=tuple(particles),
         stems=tuple(stems),
-        direction=direction,
     )
-
-
-def content(stems: Iterable[str]) -> frozenset[str]:
-    """The stems that are not filler."""
-    return frozenset(s for s in stems if s not in FILLER)
-
-
-def _direction(lowered: list[str], stems: list[str]) -> Direction | None:
-    """Split a conversion question around its pivot into (source words, target words).
-
-    A question is a conversion when it has a conversion verb, or says both "from" and "to".
-    """
-    has_verb = any(w in CONVERSION_VERBS for w in lowered)
-    from_to = "from" in lowered and "to" in lowered
-    if not (has_verb or from_to):
-        return None
-    pivots = DIRECTION_PIVOTS | REVERSED_PIVOTS
-    if not any(w in pivots for w in lowered):
-        # "Converting byte string in unicode string": with no to/into/from, `in` is the pivot.
-        pivots = frozenset({"in"})
-    for i, word in enumerate(lowered):
-        if word in pivots:
-            if word in REVERSED_PIVOTS:
-                # "get an int from a hex string": what comes after `from` is the source.
-                following_pivot = [j for j in range(i + 1, len(lowered)) if lowered[j] == "to"]
-                if following_pivot:
-                    j = following_pivot[0]
-                    return content(stems[i + 1 : j]), content(stems[j + 1 :])
-                return content(stems[i + 1 :]), content(stems[:i])
-            return content(stems[:i]), content(stems[i + 1 :])
-    return None
-
-
-def _korean_direction(
-    lowered: list[str], stems: list[str], particles: list[str]
-) -> Direction | None:
-    """A Korean conversion: the object particle (을/를) marks the source, 로/으로 the target."""
-    if not any(w in CONVERSION_VERBS for w in lowered):
-        return None
-    source = content(
-        s for s, p in zip(stems, particles, strict=True) if p in KOREAN_SOURCE_PARTICLES
-    )
-    target = content(
-        s for s, p in zip(stems, particles, strict=True) if p in KOREAN_TARGET_PARTICLES
-    )
-    return (source, target) if source and target else None
-
-
-def converts_the_other_way(question: str, other: str) -> bool:
-    """Whether two texts ask for one conversion in opposite directions.
-
-    "Convert unicode string to byte string" and "convert a byte string to a unicode string"
-    share every word, and embeddings score them as near-duplicates; their answers are opposite
-    (`str.encode`, `bytes.decode`).
-    """
-    a, b = read(question).direction, read(other).direction
-    return bool(a and b and reversed_direction(a, b))
-
-
-def reversed_direction(a: Direction, b: Direction) -> bool:
-    """True when some word moves from source to target and another from target to source."""
-    a_src, a_dst = a[0] - a[1], a[1] - a[0]
-    b_src, b_dst = b[0] - b[1], b[1] - b[0]
-    return bool(a_src & b_dst) and bool(a_dst & b_src)
