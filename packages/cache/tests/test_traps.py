@@ -94,3 +94,22 @@ async def test_paraphrases_report_the_share_that_hits(cache: SemanticCache, tmp_
     assert report.by_kind == {"direction": KindCount(1, 0), "same": KindCount(1, 1)}
     assert json.loads(report.to_json())["hit_rate"] == 0.5
     assert await cache.count() == 0
+
+
+SAME = TRAPS.parent / "cache_same.tsv"
+
+
+def test_the_paraphrase_file_has_both_kinds_in_both_languages() -> None:
+    pairs = load_traps(SAME)
+    assert len(pairs) >= 40
+    for kind in ("direction", "scope"):
+        of_kind = [p for p in pairs if p.kind == kind]
+        assert len(of_kind) >= 15
+        assert [p for p in of_kind if is_korean(p.query)]
+
+
+@pytest.mark.slow
+async def test_the_guards_let_paraphrases_of_the_trap_kinds_through(cache: SemanticCache) -> None:
+    # A guard that blocks everything passes the traps; it does not pass this.
+    report = await evaluate_paraphrases(SAME, cache=cache)
+    assert report.hit_rate >= 0.9, [(p.query, p.reason) for p in report.pairs if not p.hit]
