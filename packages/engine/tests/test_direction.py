@@ -174,6 +174,11 @@ def test_a_question_asks_for_one_side_only_when_it_names_one() -> None:
         ("remove an element from a list by index", "list.insert", True),
         ("add an element to a set", "set.discard", True),
         ("문자열을 소문자로 바꾸는 방법", "str.upper", True),
+        ("check that all elements of a list are true", "any", True),
+        ("check that all elements of a list are true", "all", False),
+        ("check if any element of a list is in a string", "all", True),
+        ("리스트에 하나라도 참인 원소가 있는지 확인", "all", True),
+        ("check whether all or any of the values are 0", "any", False),
         # Nothing opposed: no side asked, or both sides asked.
         ("How do I sort a list?", "list.pop", False),
         ("strip whitespace from both the start and the end", "str.lstrip", False),
