@@ -71,6 +71,8 @@ def kinds(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
         ("16진수 문자열을 정수로 바꾸는 방법", {"hex", "str"}, {"int"}),
         ("튜플 리스트에서 딕셔너리로 변환", {"tuple", "list"}, {"dict"}),
         ("타임스탬프로부터 datetime 객체를 얻는 방법", {"timestamp"}, {"datetime"}),
+        # The 로 nearest the verb is the target; an earlier 으로 says how, not into what.
+        ("공백으로 구분된 정수 문자열을 int 리스트로 바꾸기", {"str", "int"}, {"list", "int"}),
     ],
 )
 def test_a_conversion_is_read_between_phrases(

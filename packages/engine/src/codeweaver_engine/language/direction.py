@@ -350,9 +350,10 @@ def _korean(clause: _Clause) -> Conversion | None:
             for w in clause.words
         )
 
-    def phrase_ending(particles: Iterable[str]) -> frozenset[str] | None:
+    def phrase_ending(particles: Iterable[str], *, last: bool = False) -> frozenset[str] | None:
         marks = tuple(particles)
-        for i, particle in enumerate(clause.particles):
+        order = list(enumerate(clause.particles))
+        for i, particle in reversed(order) if last else order:
             if particle in marks:
                 start = i
                 while (
@@ -366,7 +367,9 @@ def _korean(clause: _Clause) -> Conversion | None:
 
     objects, origins = korean["object_particles"], korean["from_particles"]
     if has(korean["conversion_verbs"], "conversion_verbs"):
-        target = phrase_ending(korean["target_particles"])
+        # The target is the 로 phrase nearest the verb: in "공백으로 구분된 정수 문자열을 int
+        # 리스트로 바꾸기" the first 으로 says how the string is separated, not what it becomes.
+        target = phrase_ending(korean["target_particles"], last=True)
         source = phrase_ending(objects) or phrase_ending(origins)
         if source and target:
             return _conversion(source, target)
