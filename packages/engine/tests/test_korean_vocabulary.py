@@ -42,9 +42,17 @@ def test_where_the_cache_reads_a_word_otherwise_the_file_says_so(
 
 
 def test_a_word_only_the_cache_reads_is_not_searched_with() -> None:
-    assert "데이터프레임" not in korean_glossary()
+    assert "커밋" not in korean_glossary()
+    assert cache_readings()["커밋"] == "commit"
+    assert korean_word("커밋을")[0] == "commit"
+
+
+def test_a_library_s_words_are_searched_with_and_read_alike_by_the_cache() -> None:
+    assert korean_glossary()["데이터프레임"] == "dataframe"
     assert cache_readings()["데이터프레임"] == "dataframe"
     assert korean_word("데이터프레임을")[0] == "dataframe"
+    # "어떻게 하나요" asks how; it is not the stem 하나 ("one").
+    assert "one" not in english_gloss("그래프를 그리려면 어떻게 하나요?").split()
 
 
 def test_a_word_only_the_search_reads_is_left_as_written_by_the_cache() -> None:
