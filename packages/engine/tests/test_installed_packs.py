@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 from codeweaver_engine.packs.catalog import Catalog, packs_folder
-from codeweaver_engine.packs.format import MANIFEST_FILE, UNITS_FILE
-from codeweaver_engine.packs.index import DocsIndex
+from codeweaver_engine.packs.format import MANIFEST_FILE, UNITS_FILE, Pack
+from codeweaver_engine.packs.index import DocsIndex, unfamiliar_units
 from codeweaver_engine.packs.retrieval import PackSearch, evidence_of
 from codeweaver_engine.stamp import answers_version
 from codeweaver_schema import Citation, Evidence, LocalMeta
@@ -133,3 +134,17 @@ def test_answers_of_one_set_of_packs_are_not_those_of_another(tmp_path: Path) ->
     assert with_pandas != without
     assert with_pandas.startswith(without + "-packs-")
     assert answers_version(tmp_path / "elsewhere") == without
+
+
+def test_a_library_s_internals_that_no_task_names_rank_lower() -> None:
+    units = [
+        DROPNA,
+        api_unit("pandas.DataFrame.fillna", "fillna(value)", "Fill NA/NaN values."),
+        api_unit("pandas.core.tools.parsing.parse", "parse(s)", "Parse dates internally."),
+    ]
+    tasks = [{"targets": ["pandas.DataFrame.dropna"], "phrases": ["drop rows with nan"]}]
+    pandas = Pack("pandas", "3.1.1", "installed", "pandas", None, "test", ("pandas",))
+    assert unfamiliar_units(units, tasks, pandas).tolist() == [0.0, 0.0, 1.0]
+    # The bundled documentation is all public; a pack without tasks tells nothing apart.
+    assert unfamiliar_units(units, tasks, replace(pandas, source="bundled")).tolist() == [0.0] * 3
+    assert unfamiliar_units(units, [], pandas).tolist() == [0.0] * 3

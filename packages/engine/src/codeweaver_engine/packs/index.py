@@ -63,6 +63,9 @@ similarity to the question orders them ("loop over the file object" before "f.se
 score itself, so every later sort by score keeps that order."""
 IDIOM_LEAD = 0.01
 """How far above the best-scoring unit a kind of question's idiom is put (`search`)."""
+UNFAMILIAR_PENALTY = 0.05
+"""Taken from an installed library's units outside every class and module its tasks name
+(`unfamiliar_units`)."""
 MODULE_BONUS = 0.04
 """Added to the units of a standard-library module the question names in plain words."""
 PASSAGE_CONTEXT_CHARS = 3000
@@ -187,6 +190,7 @@ class DocsIndex:
                 by_module[unit.module.lower()].append(i)
         self._by_module = dict(by_module)
         self._passages = np.array([u.kind != "api" for u in units], dtype=np.float32)
+        self._unfamiliar = unfamiliar_units(units, tasks, pack)
         self._examples_using: dict[str, list[int]] | None = None
         self._by_url: dict[str, int] | None = None
 
@@ -265,6 +269,7 @@ class DocsIndex:
         for i in self.module_units(question):
             scores[i] += MODULE_BONUS
         scores -= PASSAGE_PENALTY * self._passages
+        scores -= UNFAMILIAR_PENALTY * self._unfamiliar
         top = self._distinct(np.argsort(-scores, kind="stable"), k)
         return [
             self.hit(
@@ -405,6 +410,33 @@ class DocsIndex:
     def by_name(self, name: str) -> list[DocUnit]:
         """The API units of a qualified name or alias."""
         return [self.units[i] for i in self._by_name.get(name, ())]
+
+
+def unfamiliar_units(
+    units: Sequence[DocUnit], tasks: Sequence[dict[str, list[str]]], pack: Pack
+) -> NDArray[np.float32]:
+    """1 for an installed library's units outside every class and module its tasks name, else 0.
+
+    A library's pack holds its whole importable API, internals included (`pandas.core.*`,
+    `matplotlib.backends.*`: 1,149 of pandas' 3,540 units), and a small model finds some of
+    them close to a question ("parse dates" and `pandas.core.arrays.period.parsing`). The
+    curated tasks name the APIs people use: a unit that is no task's target and whose owner
+    (its name without the last part: `pandas.DataFrame`, `matplotlib.pyplot`) owns no target
+    is one few questions are about. The bundled documentation is all public, and a pack
+    without tasks says nothing of the kind: none of their units is unfamiliar.
+    """
+    flags = np.zeros(len(units), dtype=np.float32)
+    if pack.source == "bundled" or not tasks:
+        return flags
+    targets = {t for task in tasks for t in task["targets"]}
+    owners = {t.rsplit(".", 1)[0] for t in targets}
+    for i, unit in enumerate(units):
+        names = (unit.name, *unit.aliases)
+        if unit.kind == "api" and not any(
+            n in targets or n in owners or n.rsplit(".", 1)[0] in owners for n in names
+        ):
+            flags[i] = 1.0
+    return flags
 
 
 def stemmed_words(text: str) -> list[str]:
