@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codeweaver_engine.compose import Libraries, extractive_answer
+from codeweaver_engine.compose import Libraries, extractive_answer, parameters
 from codeweaver_engine.libraries import (
     Environment,
     ingest_command,
@@ -300,3 +300,66 @@ async def test_a_question_that_names_no_library_is_the_standard_library_s_unless
     }
     # Named, the library's pack alone.
     assert {h.pack.name for h in await search.search_hits("numpy: is x a NaN", k=2)} == {"numpy"}
+
+
+REQUESTS = Pack("requests", "2.34.2", "installed", "requests", None, "test", ("requests",))
+REQUEST = api_unit(
+    "requests.post",
+    "requests.post(url, data=None, json=None, **kwargs)",
+    "Sends a POST request.\n\n**Parameters**\n\n"
+    "- `url`: URL for the new `Request` object.\n"
+    "- `json`: (optional) A JSON serializable Python object to send in the body.\n"
+    "- `cookies` (dict or CookieJar): (optional) Dict or CookieJar object to send with the "
+    "`Request`.\n"
+    "- `verify` (bool or str): (optional) Either a boolean, in which case it controls whether "
+    "we verify the server's TLS certificate, or a string, in which case it must be a path to "
+    "a CA bundle to use.\n"
+    "- `**kwargs`: Optional arguments that `request` takes.\n\n"
+    "**Returns**\n\n- `requests.Response`: `Response` object",
+    examples=[
+        ">>> requests.post(url, json={'key': 'value'})",
+        ">>> requests.post(url, cookies={'session': 'abc'})",
+    ],
+)
+
+
+def test_the_keywords_an_entry_lists_are_read_with_their_types() -> None:
+    assert [(name, kind) for name, kind, _ in parameters(REQUEST.text)] == [
+        ("url", ""),
+        ("json", ""),
+        ("cookies", "dict or CookieJar"),
+        ("verify", "bool or str"),
+    ]
+
+
+async def _requests_answer(question: str, embedder: Embedder) -> Answer:
+    index = DocsIndex(
+        [REQUEST],
+        np.zeros((1, 4), dtype=np.float32),
+        [],
+        np.zeros((0, 4), dtype=np.float32),
+        pack=REQUESTS,
+    )
+    evidence = [evidence_of(index.hit(0, 0.9))]
+    return await _answer(question, evidence, embedder, Libraries(packs=[REQUESTS]))
+
+
+async def test_the_keyword_that_does_what_is_asked_is_explained_with_its_example(
+    embedder: Embedder,
+) -> None:
+    answer = await _requests_answer(
+        "How to send cookies in a post request with the Python requests library?", embedder
+    )
+    assert "`cookies=` (dict or CookieJar) — (optional) Dict or CookieJar object" in answer.text
+    assert "requests.post(url, cookies={'session': 'abc'})" in answer.text
+    assert "`verify=`" not in answer.text
+    certificate = await _requests_answer(
+        "How do I skip the TLS certificate check with requests post?", embedder
+    )
+    assert "`verify=` (bool or str)" in certificate.text
+
+
+async def test_no_keyword_is_explained_when_the_api_itself_answers(embedder: Embedder) -> None:
+    answer = await _requests_answer("How do I send a POST request with requests?", embedder)
+    assert not answer.declined
+    assert "=` " not in answer.text

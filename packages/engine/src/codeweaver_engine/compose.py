@@ -512,7 +512,13 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
     out = [f"**{said['use']} `{api}`** {mark}", "", "```python", *signatures[:3], "```"]
     if lead or more:
         out += ["", " ".join([*lead, *more]) + f" {mark}"]
-    example = await _example_for(draft, item, api)
+    parameter = await _parameter_for(
+        draft, description, explained=" ".join([api.replace(".", " "), *lead, *more])
+    )
+    if parameter is not None:
+        name, kind, text = parameter
+        out += ["", f"`{name}=`" + (f" ({kind})" if kind else "") + f" — {text} {mark}"]
+    example = await _example_for(draft, item, api, keyword=parameter[0] if parameter else None)
     if example is not None:
         where, block = example
         out += ["", f"**{said['example']}** {draft.cites.cite(where)}", "```python", block, "```"]
@@ -533,8 +539,68 @@ def _also(draft: _Draft, item: int, api: str | None) -> list[str]:
     return out
 
 
-async def _example_for(draft: _Draft, item: int, api: str) -> tuple[int, str] | None:
-    """A code block that uses the API: from its own entry first, else from other evidence."""
+_PARAMETER = re.compile(
+    r"^- `(\w+)`(?: \(([^)\n]*(?:\([^)\n]*\)[^)\n]*)*)\))?: (.+)$", re.MULTILINE
+)
+_PARAMETERS = re.compile(
+    r"\*\*(?:Parameters|Other parameters)\*\*\n\n(.*?)(?=\n\n\*\*|\Z)", re.DOTALL
+)
+_GENERIC_WORDS = ("python", "python3", "py", "way", "best", "simple", "easy", "possible")
+"""Words a question is asked with, not what it asks (`packs.index._NOT_THE_TASK` for phrasings)."""
+PARAMETER_WORDS = 40
+"""Words of a parameter's description an answer quotes at most."""
+
+
+def parameters(description: str) -> list[tuple[str, str, str]]:
+    """(name, type and default, description) of each keyword an API entry's docstring lists.
+
+    Installed libraries' entries list their parameters (`- `verify`: (optional) Either a
+    boolean, ...`, under **Parameters** or **Other parameters**); `*args` and `**kwargs` are no
+    keyword a caller passes by name.
+    """
+    found = []
+    for section in _PARAMETERS.findall(description):
+        for name, kind, text in _PARAMETER.findall(section):
+            if name not in ("self", "cls", "args", "kwargs"):
+                found.append((name, collapse_whitespace(plain(kind)), collapse_whitespace(text)))
+    return found
+
+
+async def _parameter_for(
+    draft: _Draft, description: str, *, explained: str
+) -> tuple[str, str, str] | None:
+    """The keyword argument of the API that does what the question asks beyond the API itself.
+
+    Library questions are often answered by one argument of a well-known call ("send cookies
+    with a post request": `cookies=`; "change the legend's font size": `fontsize=`; "skip the
+    certificate check": `verify=`). A parameter is shown when its name or description holds a
+    word of the question that the API's name and the sentences quoted leave unexplained, the
+    best such by meaning; none otherwise.
+    """
+    listed = parameters(description)
+    if not listed:
+        return None
+    unexplained = _stems(draft.basis) - _stems(explained) - _stems(" ".join(_GENERIC_WORDS))
+    texts = [f"{name.replace('_', ' ')}: {text}" for name, _, text in listed]
+    relevant = [i for i, t in enumerate(texts) if unexplained & _stems(t)]
+    if not relevant:
+        return None
+    scores = await _rank_texts(
+        draft.basis, [texts[i] for i in relevant], draft.embedder, explained=explained
+    )
+    name, kind, text = listed[relevant[max(range(len(relevant)), key=lambda j: scores[j])]]
+    words = plain(text).split()
+    quoted = " ".join(words[:PARAMETER_WORDS]) + (" ..." if len(words) > PARAMETER_WORDS else "")
+    return name, kind, quoted
+
+
+async def _example_for(
+    draft: _Draft, item: int, api: str, *, keyword: str | None = None
+) -> tuple[int, str] | None:
+    """A code block that uses the API: from its own entry first, else from other evidence.
+
+    With a `keyword` the answer explains, a block that passes it (`dpi=`) is preferred.
+    """
     form = _call_form(draft.evidence[item], api)
     # Another item's code that calls the API shows it in use when the prose introducing it names
     # the API ("call the reversed() function"), or when it is about what was asked: a word of the
@@ -558,6 +624,9 @@ async def _example_for(draft: _Draft, item: int, api: str) -> tuple[int, str] | 
         return None
     in_entry = [c for c in candidates if c[0] == item]
     pool = [c for c in in_entry if _uses(c[1], form)] or in_entry or candidates
+    if keyword is not None:
+        passing = re.compile(rf"\b{re.escape(keyword)}\s*=")
+        pool = [c for c in pool if passing.search(c[1])] or pool
     best = await _best_example(
         draft, [(block, lead_in) for _, block, lead_in in pool], f"{draft.basis} {api}", api
     )
