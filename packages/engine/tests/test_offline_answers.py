@@ -475,6 +475,17 @@ async def test_documentation_that_contradicts_the_constraint_does_not_lead(
     assert plain.text.splitlines()[2] == "**Use `tempfile.mkdtemp`** [1]"
 
 
+async def test_counting_each_item_is_not_answered_with_the_count_of_one_value(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    evidence = [unit(index, "list.count", 1.0), unit(index, "collections.Counter", 0.98)]
+    answer = await answer_to("How do I count each item in a list?", evidence, embedder)
+    assert answer.text.splitlines()[2] == "**Use `collections.Counter`** [1]"
+    # One item's count is what list.count says it gives.
+    one = await answer_to("How do I count an item in a list?", evidence, embedder)
+    assert one.text.splitlines()[2] == "**Use `list.count`** [1]"
+
+
 async def test_documentation_that_meets_the_constraint_leads_among_close_candidates(
     index: DocsIndex, embedder: Embedder
 ) -> None:
