@@ -32,10 +32,14 @@ class Result:
     """The in-scope question set, a file under `DATA`."""
     out_of_scope: str | None = None
     """The out-of-scope set run with it, if any."""
+    home: str | None = None
+    """The data directory it runs with (`CODEWEAVER_HOME`): the pinned library environment's
+    packs ingested there (`LIBRARY_COMMANDS`); None: the default, no installed pack."""
 
     def command_parts(self) -> list[str]:
         """The command that writes the file, from the repository's root, in a few parts."""
-        parts = [f"uv run codeweaver eval answers --questions {DATA}/{self.questions}"]
+        home = f"CODEWEAVER_HOME={self.home} " if self.home else ""
+        parts = [f"{home}uv run codeweaver eval answers --questions {DATA}/{self.questions}"]
         if self.out_of_scope:
             parts.append(f"--out-of-scope {DATA}/{self.out_of_scope}")
         return [*parts, f"--json --floors > docs/results/{self.file}"]
@@ -70,8 +74,25 @@ H2 = Result("answers-h2.json", "conala_heldout_labeled.jsonl")
 H3 = Result("answers-h3.json", "conala_fresh_labeled.jsonl")
 BLIND_ENGLISH = Result("answers-blind-english.json", "blind_english_labeled.jsonl")
 KO1 = Result("answers-ko1.json", "korean_heldout_labeled.jsonl")
+LIBRARY_HOME = "/tmp/codeweaver-libraries"
+"""The data directory the pinned library environment's packs are ingested into."""
+LIBRARY_COMMANDS = (
+    "scripts/library_env.sh /tmp/library-env",
+    f"CODEWEAVER_HOME={LIBRARY_HOME} uv run codeweaver ingest --python /tmp/library-env/bin/python",
+)
+"""The pinned library environment (data/library_env/requirements.txt), ingested."""
+THIRD_PARTY_DEV = Result("answers-third-party-dev.json", "third_party_dev.jsonl", home=LIBRARY_HOME)
+DEV_WITH_PACKS = Result(
+    "answers-dev-with-packs.json",
+    "python_so_questions_dev.jsonl",
+    "out_of_scope_dev.jsonl",
+    home=LIBRARY_HOME,
+)
 RESULTS = (DEV, TRAIN, H2, H3, BLIND_ENGLISH, KO1)
-"""Every answer result file the docs read, in the order the commands are listed."""
+"""Every standard-library answer result file the docs read, in the order the commands are
+listed."""
+LIBRARY_RESULTS = (THIRD_PARTY_DEV, DEV_WITH_PACKS)
+"""The result files measured with the pinned library environment ingested."""
 
 Part = Literal["all", "out_of_scope"] | str
 """What a row shows of a result: all its in-scope questions, one language's (`en`, `ko`), or
@@ -110,6 +131,13 @@ ROWS = (
     ),
     Row("Korean, KO1", KO1, "H1 and H2 titles in Korean (development set for Korean)"),
 )
+LIBRARY_ROWS = (
+    Row("third-party dev, English", THIRD_PARTY_DEV, "Stack Overflow titles", part="en"),
+    Row("third-party dev, Korean", THIRD_PARTY_DEV, "some of them in Korean", part="ko"),
+    Row("third-party dev, all", THIRD_PARTY_DEV, "", strong=True),
+    Row("dev, with the packs", DEV_WITH_PACKS, "the standard-library dev set"),
+    Row("out of scope, with the packs", DEV_WITH_PACKS, "", part="out_of_scope"),
+)
 FLOOR_COLUMNS = (("dev", DEV), ("train", TRAIN), ("H2", H2), ("H3", H3), ("blind", BLIND_ENGLISH))
 
 
@@ -141,14 +169,28 @@ def _row(row: Row, results: Path) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def sets_table(results: Path) -> str:
+def sets_table(results: Path, rows: tuple[Row, ...] = ROWS) -> str:
     """Accuracy, wrong and decline rates per question set, at the default floor."""
     lines = [
         "| set | n | what it is | accuracy | wrong | declined |",
         "|---|---|---|---|---|---|",
-        *(_row(row, results) for row in ROWS),
+        *(_row(row, results) for row in rows),
     ]
     return "\n".join(lines)
+
+
+def library_table(results: Path) -> str:
+    """The third-party figures and the standard library's, with the pinned packs ingested."""
+    return sets_table(results, LIBRARY_ROWS)
+
+
+def library_commands(_results: Path) -> str:
+    """The commands that make the library environment and write its result files."""
+    lines = [
+        *LIBRARY_COMMANDS,
+        *(" \\\n    ".join(result.command_parts()) for result in LIBRARY_RESULTS),
+    ]
+    return "\n".join(["```bash", *lines, "```"])
 
 
 def floors_table(results: Path) -> str:

@@ -20,6 +20,8 @@ BLOCKS: Mapping[str, Maker] = {
     "ANSWER-COMMANDS": answers.commands,
     "ANSWER-SETS": answers.sets_table,
     "ANSWER-FLOORS": answers.floors_table,
+    "LIBRARY-COMMANDS": answers.library_commands,
+    "LIBRARY-SETS": answers.library_table,
     "BENCH-MACHINE": bench.machine,
     "BENCH-PATHS": bench.paths,
     "BENCH-TOKENS": bench.tokens,
