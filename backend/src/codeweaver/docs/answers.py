@@ -184,6 +184,29 @@ def library_table(results: Path) -> str:
     return sets_table(results, LIBRARY_ROWS)
 
 
+def library_floors(results: Path) -> str:
+    """The third-party dev set's accuracy / wrong rate per relevance floor, from its curve."""
+    figures = THIRD_PARTY_DEV.read(results)
+    if "floor_curve" not in figures:
+        raise ResultFileError(
+            f"{THIRD_PARTY_DEV.file} has no floor curve: {THIRD_PARTY_DEV.command}"
+        )
+    curve = {round(point["floor"], 2): point for point in figures["floor_curve"]}
+    shown = (0.40, *FLOORS)
+    cells = []
+    for floor in shown:
+        point = curve[floor]
+        cell = f"{_rate(point['correct'], point['n'])} / {_rate(point['wrong'], point['n'])}"
+        cells.append(f"**{cell}**" if floor == figures["floor"] else cell)
+    head = [f"**{f:.2f}**" if f == figures["floor"] else f"{f:.2f}" for f in shown]
+    lines = [
+        "| floor | " + " | ".join(head) + " |",
+        "|---" * (len(shown) + 1) + "|",
+        "| third-party dev | " + " | ".join(cells) + " |",
+    ]
+    return "\n".join(lines)
+
+
 def library_commands(_results: Path) -> str:
     """The commands that make the library environment and write its result files."""
     lines = [

@@ -22,6 +22,7 @@ BLOCKS: Mapping[str, Maker] = {
     "ANSWER-FLOORS": answers.floors_table,
     "LIBRARY-COMMANDS": answers.library_commands,
     "LIBRARY-SETS": answers.library_table,
+    "LIBRARY-FLOORS": answers.library_floors,
     "BENCH-MACHINE": bench.machine,
     "BENCH-PATHS": bench.paths,
     "BENCH-TOKENS": bench.tokens,
