@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codeweaver_engine.compose import Libraries, extractive_answer, parameters
+from codeweaver_engine.compose import Libraries, extractive_answer, parameters, switched_value
 from codeweaver_engine.libraries import (
     Environment,
     ingest_command,
@@ -313,7 +313,7 @@ REQUEST = api_unit(
     "`Request`.\n"
     "- `verify` (bool or str): (optional) Either a boolean, in which case it controls whether "
     "we verify the server's TLS certificate, or a string, in which case it must be a path to "
-    "a CA bundle to use.\n"
+    "a CA bundle to use. Defaults to `True`.\n"
     "- `**kwargs`: Optional arguments that `request` takes.\n\n"
     "**Returns**\n\n- `requests.Response`: `Response` object",
     examples=[
@@ -356,10 +356,30 @@ async def test_the_keyword_that_does_what_is_asked_is_explained_with_its_example
     certificate = await _requests_answer(
         "How do I skip the TLS certificate check with requests post?", embedder
     )
-    assert "`verify=` (bool or str)" in certificate.text
+    assert "`verify=False` (bool or str)" in certificate.text
 
 
 async def test_no_keyword_is_explained_when_the_api_itself_answers(embedder: Embedder) -> None:
     answer = await _requests_answer("How do I send a POST request with requests?", embedder)
     assert not answer.declined
     assert "=` " not in answer.text
+
+
+def test_a_boolean_keyword_is_shown_switched_from_the_default_its_library_states() -> None:
+    to_csv = (
+        "Write object to a comma-separated values (csv) file.\n\n**Parameters**\n\n"
+        "- `header` (bool or list of str, default True): Write out the column names.\n"
+        "- `index` (bool): Write row names (index).\n"
+        "- `sep` (str, default ','): Field delimiter for the output file.\n"
+        "- `quiet` (bool): Say less.\n"
+    )
+    signature = ["pandas.DataFrame.to_csv(path_or_buf=None, *, index=True, quiet=None)"]
+    assert switched_value("header", "bool or list of str, default True", to_csv, signature) == (
+        "False"
+    )
+    assert switched_value("index", "bool", to_csv, signature) == "False"
+    assert switched_value("sep", "str, default ','", to_csv, signature) is None
+    # A boolean whose default no one states is shown without a value.
+    assert switched_value("quiet", "bool", to_csv, signature) is None
+    verify = parameters(REQUEST.text)[3]
+    assert switched_value(*verify[:2], REQUEST.text, REQUEST.signatures) == "False"

@@ -500,7 +500,8 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
     primary = evidence[item]
     signatures, description = _api_parts(primary)
     mark = draft.cites.cite(item)
-    sentences = [s for s in sentences_of(primary.model_copy(update={"content": description}))]
+    prose = _LISTS.sub("", description)
+    sentences = [s for s in sentences_of(primary.model_copy(update={"content": prose}))]
     lead = sentences[:1]
     more = await _best_sentences(
         draft.basis,
@@ -517,7 +518,9 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
     )
     if parameter is not None:
         name, kind, text = parameter
-        out += ["", f"`{name}=`" + (f" ({kind})" if kind else "") + f" — {text} {mark}"]
+        value = switched_value(name, kind, description, signatures)
+        shown = f"`{name}={value or ''}`" + (f" ({kind})" if kind else "")
+        out += ["", f"{shown} — {text} {mark}"]
     example = await _example_for(draft, item, api, keyword=parameter[0] if parameter else None)
     if example is not None:
         where, block = example
@@ -539,6 +542,12 @@ def _also(draft: _Draft, item: int, api: str | None) -> list[str]:
     return out
 
 
+_LISTS = re.compile(
+    r"\*\*(?:Parameters|Other parameters|Returns|Yields|Raises|Warns)\*\*\n\n.*?(?=\n\n\*\*|\Z)",
+    re.DOTALL,
+)
+"""The lists of an installed library's entry (its keywords, what it returns and raises): read
+by `parameters`, not quoted as the entry's prose."""
 _PARAMETER = re.compile(
     r"^- `(\w+)`(?: \(([^)\n]*(?:\([^)\n]*\)[^)\n]*)*)\))?: (.+)$", re.MULTILINE
 )
@@ -564,6 +573,32 @@ def parameters(description: str) -> list[tuple[str, str, str]]:
             if name not in ("self", "cls", "args", "kwargs"):
                 found.append((name, collapse_whitespace(plain(kind)), collapse_whitespace(text)))
     return found
+
+
+_BOOLEAN = re.compile(r"^(?:\(optional\)\s*)?(?:either a )?boolean\b", re.IGNORECASE)
+
+
+def switched_value(name: str, kind: str, description: str, signatures: Sequence[str]) -> str | None:
+    """`False` for a boolean keyword that defaults to True, `True` for one that defaults to False.
+
+    A question answered by a boolean keyword asks for what its default does not do ("disable
+    the certificate check": `verify=False`; "write the csv without the index": `index=False`).
+    The default is read where libraries state it: the type (`bool, default True`), the
+    description (`Defaults to True.`) or the signature (`index=True`); None when the keyword
+    is not a boolean or its default is not stated.
+    """
+    entry = next((text for n, k, text in parameters(description) if n == name and k == kind), "")
+    if "bool" not in kind.lower() and not _BOOLEAN.match(entry):
+        return None
+    for pattern, text in (
+        (r"\bdefault:?\s*(True|False)\b", kind),
+        (r"\bDefaults? (?:to|is)\s*`*(True|False)\b", entry),
+        (rf"\b{re.escape(name)}=(True|False)\b", " ".join(signatures)),
+    ):
+        found = re.search(pattern, text)
+        if found:
+            return "False" if found[1] == "True" else "True"
+    return None
 
 
 async def _parameter_for(
