@@ -486,6 +486,18 @@ async def test_counting_each_item_is_not_answered_with_the_count_of_one_value(
     assert one.text.splitlines()[2] == "**Use `list.count`** [1]"
 
 
+async def test_removing_a_substring_is_not_answered_with_stripping_characters(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    evidence = [unit(index, "str.rstrip", 1.0), unit(index, "str.removesuffix", 0.98)]
+    question = "remove a substring from the end of a string"
+    answer = await answer_to(question, evidence, embedder)
+    assert answer.text.splitlines()[2] == "**Use `str.removesuffix`** [1]"
+    # Trailing whitespace is characters: rstrip is the answer.
+    spaces = await answer_to("remove trailing whitespace from a string", evidence, embedder)
+    assert spaces.text.splitlines()[2] == "**Use `str.rstrip`** [1]"
+
+
 async def test_documentation_that_meets_the_constraint_leads_among_close_candidates(
     index: DocsIndex, embedder: Embedder
 ) -> None:
