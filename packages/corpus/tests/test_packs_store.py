@@ -217,3 +217,21 @@ def test_a_units_vector_encodes_its_name_and_description_not_its_parameter_list(
 def test_model_ids_become_folder_names() -> None:
     assert model_slug("all-MiniLM-L6-v2@st6") == "all-minilm-l6-v2-st6"
     assert model_slug("BAAI/bge-m3") == "baai-bge-m3"
+
+
+def test_libraries_read_side_by_side_give_the_packs_read_one_by_one(
+    target: TargetEnvironment, tmp_path: Path, tasks_dir: Path
+) -> None:
+    names = ["tinylib", "tinyg", "tinysphinx"]
+    alone = build(target, tmp_path / "alone", tasks_dir, names, jobs=1)
+    together = build(target, tmp_path / "together", tasks_dir, names, jobs=3)
+    assert list(together) == list(alone)
+    assert {n: (r.status, r.units) for n, r in together.items()} == {  # type: ignore[attr-defined]
+        n: (r.status, r.units)  # type: ignore[attr-defined]
+        for n, r in alone.items()
+    }
+    for name, result in alone.items():
+        version = result.version  # type: ignore[attr-defined]
+        one = read_index(pack_folder(tmp_path / "alone", name, version, "hash-256"))
+        other = read_index(pack_folder(tmp_path / "together", name, version, "hash-256"))
+        assert [u.name for u in other.units] == [u.name for u in one.units]

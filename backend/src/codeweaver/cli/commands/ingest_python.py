@@ -9,6 +9,7 @@ a tool of its own and run from the project's folder.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -137,6 +138,9 @@ def _build(
             on_event=on_event,
             inspect=inspect,
             force=force,
+            # One library read per core while the main process embeds the one before: the
+            # reading (griffe, and importing in the target interpreter) is single-threaded.
+            jobs=os.cpu_count() or 1,
         )
 
 
