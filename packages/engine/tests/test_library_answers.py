@@ -383,3 +383,33 @@ def test_a_boolean_keyword_is_shown_switched_from_the_default_its_library_states
     assert switched_value("quiet", "bool", to_csv, signature) is None
     verify = parameters(REQUEST.text)[3]
     assert switched_value(*verify[:2], REQUEST.text, REQUEST.signatures) == "False"
+
+
+async def test_an_entry_s_lists_are_not_quoted_as_its_prose(embedder: Embedder) -> None:
+    dropna = api_unit(
+        "pandas.DataFrame.dropna",
+        "pandas.DataFrame.dropna(*, axis=0, subset=None, inplace=False)",
+        "Remove missing values.\n\n**Parameters**\n\n"
+        "- `inplace` (bool, default False): Whether to modify the DataFrame.\n\n"
+        "**Returns**\n\n- `DataFrame or None`: DataFrame with NA entries dropped from it.\n\n"
+        "**See also**\n\n- `DataFrame.isna`: Indicate missing values.\n\n"
+        "Drop the rows where at least one element is missing.",
+        directive="method",
+    )
+    index = DocsIndex(
+        [dropna],
+        np.zeros((1, 4), dtype=np.float32),
+        [],
+        np.zeros((0, 4), dtype=np.float32),
+        pack=PANDAS,
+    )
+    answer = await _answer(
+        "How do I drop rows with NaN values in a pandas DataFrame?",
+        [evidence_of(index.hit(0, 0.9))],
+        embedder,
+        Libraries(packs=[PANDAS]),
+    )
+    assert "Remove missing values." in answer.text
+    assert "Indicate missing values" not in answer.text
+    assert "NA entries dropped" not in answer.text
+    assert "Whether to modify" not in answer.text

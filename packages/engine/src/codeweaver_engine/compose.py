@@ -543,11 +543,13 @@ def _also(draft: _Draft, item: int, api: str | None) -> list[str]:
 
 
 _LISTS = re.compile(
-    r"\*\*(?:Parameters|Other parameters|Returns|Yields|Raises|Warns)\*\*\n\n.*?(?=\n\n\*\*|\Z)",
+    r"\*\*(?:Parameters|Other parameters|Returns|Yields|Raises|Warns|See also)\*\*\n\n.*?"
+    r"(?=\n\n\*\*|\Z)",
     re.DOTALL,
 )
-"""The lists of an installed library's entry (its keywords, what it returns and raises): read
-by `parameters`, not quoted as the entry's prose."""
+"""The lists of an installed library's entry (its keywords, what it returns and raises, the
+APIs it points to): read by `parameters` or left to the related APIs an answer lists, not
+quoted as the entry's prose."""
 _PARAMETER = re.compile(
     r"^- `(\w+)`(?: \(([^)\n]*(?:\([^)\n]*\)[^)\n]*)*)\))?: (.+)$", re.MULTILINE
 )
