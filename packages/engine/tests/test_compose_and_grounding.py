@@ -98,6 +98,16 @@ def test_unresolved_citation_is_not_grounded() -> None:
     assert grade.unresolved_citations == [2]
 
 
+def test_brackets_in_code_cite_nothing() -> None:
+    text = (
+        "The reverse() method modifies the sequence `s[0]` in place [1].\n\n"
+        "```python\n>>> s = [1, 2, 3]\n>>> s.reverse()\n>>> s[0]\n3\n``` [1]\n"
+    )
+    grade = check_grounding(_answer(text, _cite(1, SEQ)), [SEQ])
+    assert grade.unresolved_citations == []
+    assert grade.grounded, grade.reason
+
+
 def test_citation_to_evidence_not_retrieved_is_unresolved() -> None:
     grade = check_grounding(_answer("Slices copy [1].", _cite(1, SLICE)), [SEQ])
     assert grade.unresolved_citations == [1]

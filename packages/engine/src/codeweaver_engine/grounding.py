@@ -8,6 +8,8 @@ from codeweaver_engine.language.words import content_words, stem, words
 from codeweaver_schema import Answer, Evidence, Grade
 
 _MARKER = re.compile(r"\[(\d{1,3})\]")
+_CODE = re.compile(r"```.*?```|``[^\n]*?``|`[^`\n]*`", re.DOTALL)
+"""Fenced blocks and inline code spans: `s[0]` or `<Response [200]>` there cites nothing."""
 _FENCED = re.compile(r"```[^\n]*\n(.*?)```\s*((?:\[\d{1,3}\]\s*)*)", re.DOTALL)
 _LABEL = re.compile(r"\*\*[^*]+\*\*:?")
 SUPPORT_THRESHOLD = 0.6
@@ -17,8 +19,8 @@ MODEL_SUPPORT_THRESHOLD = 0.4
 
 
 def cited_numbers(text: str) -> list[int]:
-    """Every `[n]` in the text, in order of appearance."""
-    return [int(n) for n in _MARKER.findall(text)]
+    """Every `[n]` in the text outside its code, in order of appearance."""
+    return [int(n) for n in _MARKER.findall(_CODE.sub(" ", text))]
 
 
 def _claims(text: str) -> list[tuple[str, list[int]]]:
