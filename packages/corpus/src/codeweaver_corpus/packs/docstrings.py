@@ -123,6 +123,37 @@ def leading_signatures(text: str, name: str) -> tuple[list[str], str]:
     return forms, "\n".join(lines).lstrip("\n") if forms else text
 
 
+_ADORNMENT = re.compile(r"^([=\-~^*#+`'\":.])\1{2,}\s*$")
+
+
+def _without_titles(text: str) -> str:
+    """The prose without its reST titles ("requests.exceptions" over a line of `~`).
+
+    A module's docstring often opens with one: its words are the module's name, already the
+    unit's title, and joined to the first sentence they made summaries such as
+    "NumPy ===== Provides 1.". A title is a line whose next line adorns it at least as long.
+    """
+    lines = text.splitlines()
+    kept: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        under = lines[i + 1] if i + 1 < len(lines) else ""
+        if (
+            line.strip()
+            and not _ADORNMENT.match(line.strip())
+            and _ADORNMENT.match(under.strip())
+            and len(under.strip()) >= len(line.strip())
+        ):
+            if kept and _ADORNMENT.match(kept[-1].strip()):
+                kept.pop()  # its overline
+            i += 2
+            continue
+        kept.append(line)
+        i += 1
+    return "\n".join(kept)
+
+
 def _markdown(text: str) -> tuple[str, list[str]]:
     """Docstring prose (reST or Markdown) as Markdown, and its code blocks."""
     lines = text.splitlines()
@@ -271,7 +302,7 @@ def render_docstring(text: str, *, name: str, style: Parser) -> Rendered:
         if kind in _SKIPPED_SECTIONS:
             continue
         if kind is DocstringSectionKind.text:
-            markdown, blocks = _markdown(str(value))
+            markdown, blocks = _markdown(_without_titles(str(value)))
             if markdown:
                 out += [markdown, ""]
                 summary = summary or first_sentence(markdown)
