@@ -359,6 +359,36 @@ async def test_the_keyword_that_does_what_is_asked_is_explained_with_its_example
     assert "`verify=False` (bool or str)" in certificate.text
 
 
+async def test_a_keyword_that_is_ignored_or_deprecated_is_never_recommended(
+    embedder: Embedder,
+) -> None:
+    rename = api_unit(
+        "pandas.DataFrame.rename",
+        "pandas.DataFrame.rename(mapper=None, *, columns=None, copy=lib.no_default)",
+        "Rename columns or index labels.\n\n**Parameters**\n\n"
+        "- `copy` (bool, default False): This keyword is now ignored; changing its value will "
+        "have no impact on the method.\n"
+        "- `errors` (str): If 'raise', raise a KeyError when a dict-like mapper contains labels "
+        "that are not present.\n",
+    )
+    pandas = Pack("pandas", "3.1.1", "installed", "pandas", None, "test", ("pandas",))
+    index = DocsIndex(
+        [rename],
+        np.zeros((1, 4), dtype=np.float32),
+        [],
+        np.zeros((0, 4), dtype=np.float32),
+        pack=pandas,
+    )
+    answer = await _answer(
+        "How do I change the column names of a pandas DataFrame?",
+        [evidence_of(index.hit(0, 0.9))],
+        embedder,
+        Libraries(packs=[pandas]),
+    )
+    assert "Use `pandas.DataFrame.rename`" in answer.text
+    assert "`copy=" not in answer.text
+
+
 async def test_no_keyword_is_explained_when_the_api_itself_answers(embedder: Embedder) -> None:
     answer = await _requests_answer("How do I send a POST request with requests?", embedder)
     assert not answer.declined

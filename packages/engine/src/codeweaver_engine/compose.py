@@ -560,6 +560,13 @@ _GENERIC_WORDS = ("python", "python3", "py", "way", "best", "simple", "easy", "p
 """Words a question is asked with, not what it asks (`packs.index._NOT_THE_TASK` for phrasings)."""
 PARAMETER_WORDS = 40
 """Words of a parameter's description an answer quotes at most."""
+_RETIRED = re.compile(
+    r"\b(?:deprecated|is (?:now )?ignored|has no effect|will have no\s+impact|no longer used)\b",
+    re.IGNORECASE,
+)
+"""A keyword whose own description says it is deprecated or does nothing is never recommended:
+pandas' `copy=` ("This keyword is now ignored; changing its value will have no impact") once
+answered "change the column names" for the word "changing"."""
 
 
 def parameters(description: str) -> list[tuple[str, str, str]]:
@@ -614,7 +621,7 @@ async def _parameter_for(
     word of the question that the API's name and the sentences quoted leave unexplained, the
     best such by meaning; none otherwise.
     """
-    listed = parameters(description)
+    listed = [entry for entry in parameters(description) if not _RETIRED.search(entry[2])]
     if not listed:
         return None
     unexplained = _stems(draft.basis) - _stems(explained) - _stems(" ".join(_GENERIC_WORDS))
