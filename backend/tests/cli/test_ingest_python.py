@@ -126,3 +126,15 @@ def test_packages_are_split_on_commas() -> None:
     assert split_packages(" pandas, numpy,,bs4 ") == ["pandas", "numpy", "bs4"]
     assert split_packages(" , ") is None
     assert split_packages(None) is None
+
+
+def test_packages_that_name_nothing_are_refused_not_read_as_every_library(
+    env: Environment, tmp_path: Path
+) -> None:
+    code, output = run(
+        "ingest", "--python", str(env.python), "--packages", " , ", "--data-dir", str(tmp_path)
+    )
+    assert code == 2
+    assert "Cannot ingest: --packages names no package" in output
+    assert "Reading" not in output
+    assert not (tmp_path / "packs").exists()

@@ -53,6 +53,14 @@ def ingest_python(
     )
     from codeweaver_corpus.packs.store import NoSpaceLeft
 
+    if packages is not None and split_packages(packages) is None:
+        # `--packages ,,` (or an empty variable) names nothing: reading every library instead
+        # would take minutes the user did not ask for.
+        err.print(
+            "[red]Cannot ingest:[/red] --packages names no package: give names separated by "
+            "commas (--packages pandas,numpy), or leave it out for every library"
+        )
+        raise typer.Exit(code=2)
     interpreter = python.expanduser() if python is not None else default_python()
     if interpreter is None:
         err.print(
