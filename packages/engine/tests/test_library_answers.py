@@ -389,6 +389,39 @@ async def test_a_keyword_that_is_ignored_or_deprecated_is_never_recommended(
     assert "`copy=" not in answer.text
 
 
+async def test_the_example_shown_does_the_side_the_question_asks_for(embedder: Embedder) -> None:
+    dropna = api_unit(
+        "pandas.DataFrame.dropna",
+        "pandas.DataFrame.dropna(*, axis=0, how=lib.no_default)",
+        "Remove missing values.\n\n**Examples**\n\n"
+        "```\n>>> df = pd.DataFrame({'name': ['Alfred', 'Batman'], 'toy': [np.nan, 'Batmobile']})"
+        "\n```\n\n"
+        "Drop the rows where at least one element is missing.\n\n"
+        "```\n>>> df.dropna()\n     name        toy\n1  Batman  Batmobile\n```\n\n"
+        "Drop the columns where at least one element is missing.\n\n"
+        "```\n>>> df.dropna(axis='columns')\n       name\n0    Alfred\n1    Batman\n```\n\n"
+        "Keep only the rows with at least 2 non-NA values.\n\n"
+        "```\n>>> df.dropna(thresh=2)\n     name        toy\n1  Batman  Batmobile\n```",
+    )
+    pandas = Pack("pandas", "3.1.1", "installed", "pandas", None, "test", ("pandas",))
+    index = DocsIndex(
+        [dropna],
+        np.zeros((1, 4), dtype=np.float32),
+        [],
+        np.zeros((0, 4), dtype=np.float32),
+        pack=pandas,
+    )
+
+    async def example(question: str) -> str:
+        answer = await _answer(
+            question, [evidence_of(index.hit(0, 0.9))], embedder, Libraries(packs=[pandas])
+        )
+        return answer.text.split("Example", 1)[1]
+
+    assert ">>> df.dropna()" in await example("How do I drop rows with NaN values in pandas?")
+    assert "axis='columns'" in await example("How do I drop columns with NaN values in pandas?")
+
+
 async def test_no_keyword_is_explained_when_the_api_itself_answers(embedder: Embedder) -> None:
     answer = await _requests_answer("How do I send a POST request with requests?", embedder)
     assert not answer.declined

@@ -30,7 +30,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from codeweaver_engine.decline import MissingLibrary, decline
-from codeweaver_engine.language.direction import converts_the_other_way, opposed_api
+from codeweaver_engine.language.direction import (
+    converts_the_other_way,
+    opposed_api,
+    opposed_text,
+)
 from codeweaver_engine.language.injection import addresses_assistant
 from codeweaver_engine.language.korean import english_gloss
 from codeweaver_engine.language.prose import is_code_line
@@ -96,6 +100,9 @@ SCOPE_SENTENCE_WEIGHT = 0.3
 MAX_SENTENCES = 3
 LEAD_IN_WEIGHT = 1.0
 """How much the prose that introduces an example counts when choosing the example."""
+OPPOSED_EXAMPLE_PENALTY = 1.0
+"""Taken from an example whose introducing prose does the opposite side of the question
+(`opposed_text`): shown only when every example does."""
 LEAD_IN_CHARS = 300
 MAX_EXAMPLE_LINES = 14
 UNEXPLAINED_WEIGHT = 0.3
@@ -696,7 +703,12 @@ async def _best_example(
     told = await _rank_texts(draft.basis, [lead_in for _, lead_in in pool], draft.embedder)
     return max(
         range(len(pool)),
-        key=lambda i: scores[i] + LEAD_IN_WEIGHT * told[i] + _example_shape(pool[i][0]),
+        key=lambda i: (
+            scores[i]
+            + LEAD_IN_WEIGHT * told[i]
+            + _example_shape(pool[i][0])
+            - (OPPOSED_EXAMPLE_PENALTY if opposed_text(draft.basis, pool[i][1]) else 0.0)
+        ),
     )
 
 
@@ -704,7 +716,12 @@ def _lead_in(content: str, block: str) -> str:
     """The prose just before a code block in its item: what the example is said to show."""
     at = content.find(block.splitlines()[0]) if block else -1
     before = content[:at] if at > 0 else ""
-    prose = _prose(_FENCED.sub("\n\n", before)).strip().removesuffix("```").strip()
+    # Only what follows the block before it: "Drop the rows ..." introduces the block after it,
+    # not the next one, which "Drop the columns ..." introduces.
+    blocks_before = list(_FENCED.finditer(before))
+    if blocks_before:
+        before = before[blocks_before[-1].end() :]
+    prose = _prose(before).strip().removesuffix("```").strip()
     return prose[-LEAD_IN_CHARS:]
 
 

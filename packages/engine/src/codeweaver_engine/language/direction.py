@@ -489,6 +489,17 @@ def api_conversion(api: str) -> Conversion | None:
     return Conversion(frozenset(_KIND + k for k in source), frozenset(_KIND + k for k in target))
 
 
+def opposed_text(question: str, text: str) -> bool:
+    """Whether a text asks only for the opposite side of one the question asks for.
+
+    The prose that introduces an example ("Drop the columns where at least one element is
+    missing.") says what it shows; for "drop rows with NaN values" that is the other side.
+    """
+    asked = asked_sides(question)
+    by_name = {side.name: side for side in direction_data().sides}
+    return any(s not in asked and by_name[s].opposite in asked for s in asked_sides(text))
+
+
 def opposed_api(question: str, api: str) -> str | None:
     """Why an API does the opposite of what the question asks, or None when it does not.
 
