@@ -76,6 +76,21 @@ async def _answer(
     )
 
 
+async def _answer_from_entry(
+    unit: DocUnit, pack: Pack, question: str, embedder: Embedder
+) -> Answer:
+    """The answer when one entry of an installed pack is all the evidence."""
+    index = DocsIndex(
+        [unit],
+        np.zeros((1, 4), dtype=np.float32),
+        [],
+        np.zeros((0, 4), dtype=np.float32),
+        pack=pack,
+    )
+    evidence = [evidence_of(index.hit(0, 0.9))]
+    return await _answer(question, evidence, embedder, Libraries(packs=[pack]))
+
+
 async def test_a_library_question_is_answered_from_its_pack_and_says_which(
     index: DocsIndex, embedder: Embedder
 ) -> None:
@@ -333,15 +348,7 @@ def test_the_keywords_an_entry_lists_are_read_with_their_types() -> None:
 
 
 async def _requests_answer(question: str, embedder: Embedder) -> Answer:
-    index = DocsIndex(
-        [REQUEST],
-        np.zeros((1, 4), dtype=np.float32),
-        [],
-        np.zeros((0, 4), dtype=np.float32),
-        pack=REQUESTS,
-    )
-    evidence = [evidence_of(index.hit(0, 0.9))]
-    return await _answer(question, evidence, embedder, Libraries(packs=[REQUESTS]))
+    return await _answer_from_entry(REQUEST, REQUESTS, question, embedder)
 
 
 async def test_the_keyword_that_does_what_is_asked_is_explained_with_its_example(
@@ -371,19 +378,8 @@ async def test_a_keyword_that_is_ignored_or_deprecated_is_never_recommended(
         "- `errors` (str): If 'raise', raise a KeyError when a dict-like mapper contains labels "
         "that are not present.\n",
     )
-    pandas = Pack("pandas", "3.1.1", "installed", "pandas", None, "test", ("pandas",))
-    index = DocsIndex(
-        [rename],
-        np.zeros((1, 4), dtype=np.float32),
-        [],
-        np.zeros((0, 4), dtype=np.float32),
-        pack=pandas,
-    )
-    answer = await _answer(
-        "How do I change the column names of a pandas DataFrame?",
-        [evidence_of(index.hit(0, 0.9))],
-        embedder,
-        Libraries(packs=[pandas]),
+    answer = await _answer_from_entry(
+        rename, PANDAS, "How do I change the column names of a pandas DataFrame?", embedder
     )
     assert "Use `pandas.DataFrame.rename`" in answer.text
     assert "`copy=" not in answer.text
@@ -403,19 +399,9 @@ async def test_the_example_shown_does_the_side_the_question_asks_for(embedder: E
         "Keep only the rows with at least 2 non-NA values.\n\n"
         "```\n>>> df.dropna(thresh=2)\n     name        toy\n1  Batman  Batmobile\n```",
     )
-    pandas = Pack("pandas", "3.1.1", "installed", "pandas", None, "test", ("pandas",))
-    index = DocsIndex(
-        [dropna],
-        np.zeros((1, 4), dtype=np.float32),
-        [],
-        np.zeros((0, 4), dtype=np.float32),
-        pack=pandas,
-    )
 
     async def example(question: str) -> str:
-        answer = await _answer(
-            question, [evidence_of(index.hit(0, 0.9))], embedder, Libraries(packs=[pandas])
-        )
+        answer = await _answer_from_entry(dropna, PANDAS, question, embedder)
         return answer.text.split("Example", 1)[1]
 
     assert ">>> df.dropna()" in await example("How do I drop rows with NaN values in pandas?")
@@ -459,18 +445,8 @@ async def test_an_entry_s_lists_are_not_quoted_as_its_prose(embedder: Embedder) 
         "Drop the rows where at least one element is missing.",
         directive="method",
     )
-    index = DocsIndex(
-        [dropna],
-        np.zeros((1, 4), dtype=np.float32),
-        [],
-        np.zeros((0, 4), dtype=np.float32),
-        pack=PANDAS,
-    )
-    answer = await _answer(
-        "How do I drop rows with NaN values in a pandas DataFrame?",
-        [evidence_of(index.hit(0, 0.9))],
-        embedder,
-        Libraries(packs=[PANDAS]),
+    answer = await _answer_from_entry(
+        dropna, PANDAS, "How do I drop rows with NaN values in a pandas DataFrame?", embedder
     )
     assert "Remove missing values." in answer.text
     assert "Indicate missing values" not in answer.text
