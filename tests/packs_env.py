@@ -6,8 +6,9 @@ plain files with their `.dist-info`, libraries that exercise what extraction mus
 - `tinylib` 1.2.0 (numpydoc): a class with a method, a classmethod and a property, defined in
   `tinylib.core` and re-exported in `__init__`; a function from a private module re-exported;
   a module whose functions only exist once it runs (`setattr` at import time, as compiled
-  modules' members are invisible to static reading); a module that raises on import, one
-  that hangs and one that asks for 3 GiB; a test suite;
+  modules' members are invisible to static reading); a function whose docstring is a template
+  filled at import time (`tinylib.plotting.line`, as matplotlib's are); a module that raises
+  on import, one that hangs and one that asks for 3 GiB; a test suite;
 - `tiny-google` 0.3.0 (import name `tinyg`, Google style, no `top_level.txt`);
 - `tinysphinx` 2.0 (reST fields);
 - `crashlib` 0.1 (a module that kills the interpreter on import).
@@ -190,6 +191,30 @@ TINYLIB = {
 
         # 3 GiB of address space, never touched: over a 2 GiB limit, free under 4 GiB.
         _BLOCK = mmap.mmap(-1, 3 << 30)
+        ''',
+    "tinylib/plotting.py": '''
+        """Docstrings filled in at import time, as matplotlib's are (`%(name)s` placeholders)."""
+
+        # Written at the indentation of the docstrings it is filled into, as matplotlib's are.
+        _LINE_KEYWORDS = """width : float
+                How thick the line is, in points.
+            dashed : bool, default False
+                Whether the line is drawn dashed."""
+
+
+        def _fill(function):
+            function.__doc__ = function.__doc__ % {"line_keywords": _LINE_KEYWORDS}
+            return function
+
+
+        @_fill
+        def line(*points, **kwargs):
+            """Draw a line through points.
+
+            Other Parameters
+            ----------------
+            %(line_keywords)s
+            """
         ''',
     "tinylib/testing.py": '''
         """Helpers for testing code that uses tinylib: API, not a test suite."""

@@ -182,6 +182,22 @@ def test_inspection_finds_what_static_reading_cannot(tinylib: Extraction) -> Non
     assert double.examples == [">>> double(2)\n4"]
 
 
+def test_a_docstring_filled_at_import_time_is_read_filled(tinylib: Extraction) -> None:
+    # The source holds `%(line_keywords)s`; the running function, the keywords it stands for.
+    line = by_name(tinylib)["tinylib.plotting.line"]
+    assert "%(" not in line.text
+    assert "- `width` (float): How thick the line is, in points." in line.text
+    assert "- `dashed` (bool, default False): Whether the line is drawn dashed." in line.text
+
+
+def test_without_inspection_a_template_is_kept_as_the_source_has_it(
+    target: TargetEnvironment,
+) -> None:
+    line = by_name(extract(request_for(target, "tinylib", python=False)))["tinylib.plotting.line"]
+    assert line.text.startswith("Draw a line through points.")
+    assert "width" not in line.text
+
+
 def test_static_reading_alone_misses_names_set_at_import_time(target: TargetEnvironment) -> None:
     static = extract(request_for(target, "tinylib", python=False))
     names = {unit.name for unit in static.units}

@@ -35,6 +35,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import signal
 import subprocess
 import tempfile
@@ -316,7 +317,7 @@ class _Walk:
             self.seen[identity] = seen
             return
         known.static = known.static or seen.static
-        known.doc = known.doc or seen.doc
+        known.doc = better_doc(known.doc, seen.doc)
         known.signature = known.signature or seen.signature
         known.defined_in = known.defined_in or seen.defined_in
         for name, member in seen.members.items():
@@ -342,6 +343,25 @@ def _resolved(obj: Object | Alias) -> Object | None:
 def _docstring_value(obj: Object) -> str | None:
     docstring = obj.docstring
     return docstring.value if docstring is not None and docstring.value.strip() else None
+
+
+_TEMPLATE = re.compile(r"%\([A-Za-z_][\w:.]*\)s")
+"""A placeholder a library fills into its docstrings when it is imported (matplotlib's
+`%(_legend_kw_axes)s`, `%(Line2D:kwdoc)s`): the source holds the template, the running object
+the text. Read statically, `Axes.legend` lists two of its parameters; inspected, all of them
+(`frameon`, `fontsize`, `loc`, ...)."""
+
+
+def templated(doc: str | None) -> bool:
+    """Whether a docstring read from source still holds a placeholder filled at import time."""
+    return doc is not None and _TEMPLATE.search(doc) is not None
+
+
+def better_doc(first: str | None, second: str | None) -> str | None:
+    """Of two docstrings of one object, the first, unless it is a template the second fills."""
+    if first and second and templated(first) and not templated(second):
+        return second
+    return first or second
 
 
 def _static_kind(obj: Object, in_class: bool) -> str:
@@ -716,7 +736,7 @@ def _objects(walk: _Walk) -> dict[str, _Object]:
             and seen.static.kind is not Kind.ATTRIBUTE
         ):
             found.static = seen.static
-        found.doc = found.doc or seen.doc
+        found.doc = better_doc(found.doc, seen.doc)
         found.signature = found.signature or seen.signature
         if seen.defined_in:
             found.defined_in.add(seen.defined_in)
@@ -1036,11 +1056,16 @@ def _unit(obj: _Object, named: _Named, style: Parser, module_titles: dict[str, s
 
 
 def _documented(walk: _Walk) -> set[str]:
-    """Paths static reading found documented (inspection needs not send their docstrings)."""
+    """Paths static reading found documented (inspection needs not send their docstrings).
+
+    A docstring that is a template (`templated`) is not: the running object's is the text.
+    """
     return {
         path
         for path, identity in walk.static_path.items()
-        if walk.seen[identity].doc and walk.seen[identity].kind != "module"
+        if walk.seen[identity].doc
+        and walk.seen[identity].kind != "module"
+        and not templated(walk.seen[identity].doc)
     }
 
 
