@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
+
+from codeweaver_engine.language.words import words
+from codeweaver_engine.libraries import unnamed_phrase
 from codeweaver_engine.packs.catalog import Catalog, packs_folder
 from codeweaver_engine.packs.format import MANIFEST_FILE, UNITS_FILE, Pack
 from codeweaver_engine.packs.index import DocsIndex, unfamiliar_units
 from codeweaver_engine.packs.retrieval import PackSearch, evidence_of
 from codeweaver_engine.stamp import answers_version
+from codeweaver_runtime.embeddings import Vectors
 from codeweaver_schema import Citation, Evidence, LocalMeta
 from codeweaver_testing import HashEmbedder
 from codeweaver_testing.packs import api_unit, write_test_pack
@@ -148,3 +155,55 @@ def test_a_library_s_internals_that_no_task_names_rank_lower() -> None:
     # The bundled documentation is all public; a pack without tasks tells nothing apart.
     assert unfamiliar_units(units, tasks, replace(pandas, source="bundled")).tolist() == [0.0] * 3
     assert unfamiliar_units(units, [], pandas).tolist() == [0.0] * 3
+
+
+def test_a_library_s_phrasings_are_read_without_its_names() -> None:
+    requests = Pack("requests", "2.34.2", "installed", "requests", None, "test", ("requests",))
+    assert unnamed_phrase("requests send cookies with a request", requests) == (
+        "send cookies with a request"
+    )
+    assert unnamed_phrase("python requests post json", requests) == "python post json"
+    # Another library's names, and the bundled documentation's phrasings, stay as they are.
+    assert unnamed_phrase("pandas read json", requests) == "pandas read json"
+    python = Pack("python", "3.11", "bundled", "Python", None, "test")
+    assert unnamed_phrase("send a request with requests", python) == "send a request with requests"
+
+
+class _NameHeavyEmbedder(HashEmbedder):
+    """Bag of words in which a library's name weighs as much as four other words.
+
+    A small model weighs a name heavily too: "pandas" alone moves a phrasing far.
+    """
+
+    def embed_sync(self, texts: Sequence[str]) -> Vectors:
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in words(text):
+                slot = int(hashlib.md5(word.encode()).hexdigest()[:8], 16) % self.dimension
+                out[row, slot] += 4.0 if word == "requests" else 1.0
+            out[row] /= np.linalg.norm(out[row]) or 1.0
+        return out
+
+
+async def test_a_phrasing_does_not_lose_to_another_for_naming_the_library(tmp_path: Path) -> None:
+    # The question is searched without "requests"; so are the phrasings. Compared with its
+    # name, "requests send cookies" would read far from it, and "send cookies in a session
+    # jar" closer.
+    embedder = _NameHeavyEmbedder()
+    jar = api_unit("requests.cookies.RequestsCookieJar", "RequestsCookieJar()", "A cookie jar.")
+    post = api_unit("requests.post", "post(url, data=None, json=None, **kwargs)", "Sends a POST.")
+    root = packs_folder(tmp_path)
+    write_test_pack(
+        root,
+        "requests",
+        "2.34.2",
+        [jar, post],
+        embedder,
+        tasks=[
+            (["requests.post"], ["requests send cookies"]),
+            (["requests.cookies.RequestsCookieJar"], ["send cookies in a session jar"]),
+        ],
+    )
+    search = PackSearch(lambda: embedder, packs=[], installed=root)
+    found = await search.search("How do I send cookies in python requests", k=2)
+    assert _names(found)[0] == "requests.post"

@@ -79,6 +79,27 @@ def known_libraries() -> tuple[Library, ...]:
     )
 
 
+def libraries_of(pack: Pack) -> tuple[Library, ...]:
+    """The known libraries a pack documents (none for the bundled Python documentation)."""
+    if pack.source == "bundled":
+        return ()
+    return tuple(lib for lib in known_libraries() if lib.matches(pack))
+
+
+def unnamed_phrase(phrase: str, pack: Pack) -> str:
+    """A task phrasing of a pack as its searches read it: without the pack's library names.
+
+    A question that names its library is searched without those names (`without_names`), so
+    the phrasings it is compared with go without them too: "beautifulsoup remove elements by
+    class" and "find all div with class name bs4" are read as "remove elements by class" and
+    "find all div with class name", and neither gains on the other from a name the question
+    no longer holds. Most of the curated phrasings of Django, Flask, requests, Selenium,
+    SQLAlchemy and Beautiful Soup name their library; few of pandas' and NumPy's do.
+    """
+    libraries = libraries_of(pack)
+    return without_names(phrase, libraries) if libraries else phrase
+
+
 def libraries_named(question: str) -> tuple[Library, ...]:
     """The libraries a question names, in the technology list's order.
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from codeweaver_engine.libraries import unnamed_phrase
 from codeweaver_engine.packs.format import (
     FORMAT_VERSION,
     MANIFEST_FILE,
@@ -22,6 +23,7 @@ from codeweaver_engine.packs.format import (
     TASKS_FILE,
     UNITS_FILE,
     VECTORS_FILE,
+    Pack,
     embedding_text,
     sha256_of,
 )
@@ -70,6 +72,9 @@ def write_test_pack(
 ) -> Path:
     """Write an installed pack under `packs_folder`; returns its folder.
 
+    Task phrasings are embedded as `codeweaver ingest --python` embeds them: without the
+    library's names (`libraries.unnamed_phrase`).
+
     Args:
         packs_folder: `$CODEWEAVER_HOME/packs`.
         name: The distribution (`pandas`).
@@ -92,7 +97,9 @@ def write_test_pack(
         json.dumps([{"targets": list(t), "phrases": list(p)} for t, p in tasks]),
         encoding="utf-8",
     )
-    phrases = [phrase for _, task_phrases in tasks for phrase in task_phrases]
+    imports = tuple(import_names or [name.lower()])
+    pack = Pack(name, version, "installed", name, None, embedder.model_id, imports)
+    phrases = [unnamed_phrase(phrase, pack) for _, task_phrases in tasks for phrase in task_phrases]
     task_vectors = (
         np.asarray(embedder.embed_sync(phrases), dtype=np.float32)
         if phrases
@@ -111,7 +118,7 @@ def write_test_pack(
         "title": name,
         "url": None,
         "embedding_model": embedder.model_id,
-        "import_names": list(import_names or [name.lower()]),
+        "import_names": list(imports),
         "interpreter": {"path": interpreter} if interpreter else None,
         "units": len(units),
         "files": files,

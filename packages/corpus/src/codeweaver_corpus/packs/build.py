@@ -48,7 +48,8 @@ from codeweaver_corpus.packs.worker import (
     extract_in_worker,
 )
 from codeweaver_corpus.pydocs.tasks import Task, load_tasks
-from codeweaver_engine.packs.format import FORMAT_VERSION, embedding_text
+from codeweaver_engine.libraries import unnamed_phrase
+from codeweaver_engine.packs.format import FORMAT_VERSION, Pack, embedding_text
 from codeweaver_engine.packs.units import DocUnit, prose_of
 
 TASKS_DIR = Path(str(files("codeweaver_corpus") / "data" / "tasks"))
@@ -363,7 +364,10 @@ def _build_one(
     started, cpu_started = time.perf_counter(), time.process_time()
     tasks, missing = attach_tasks(load_tasks(tasks_file) if tasks_file else [], extraction.targets)
     texts = [pack_embedding_text(unit) for unit in extraction.units]
-    phrases = [phrase for task in tasks for phrase in task.phrases]
+    pack = Pack(dist.name, dist.version, "installed", dist.name, None, model_id, dist.import_names)
+    # Searches read a library's phrasings without its names (`unnamed_phrase`); so are they
+    # embedded.
+    phrases = [unnamed_phrase(phrase, pack) for task in tasks for phrase in task.phrases]
     total = len(texts) + len(phrases)
 
     def progress(done: int, _: int, offset: int = 0) -> None:
@@ -387,6 +391,7 @@ def _build_one(
         "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "docstring_style": extraction.style,
         "embedded_text": "name and the first 200 characters of the description",
+        "embedded_phrases": "task phrasings without the library's names",
         "tasks_file": tasks_file.name if tasks_file else None,
         "failures": extraction.failures,
         "missing_targets": missing,

@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 from codeweaver_engine.language.direction import conversion, reverses
 from codeweaver_engine.language.scope_words import idioms
 from codeweaver_engine.language.words import content_words
+from codeweaver_engine.libraries import unnamed_phrase
 from codeweaver_engine.packs import BUNDLED_PACK
 from codeweaver_engine.packs.format import (
     FORMAT_VERSION,
@@ -182,7 +183,11 @@ class DocsIndex:
                 self.phrases.append(phrase)
                 phrase_targets.append(targets)
         self._phrase_targets = phrase_targets
-        self._phrase_words = [frozenset(stemmed_words(p)) for p in self.phrases]
+        # Installed packs' phrasings are compared without their library's names, as their
+        # vectors were embedded (`libraries.unnamed_phrase`).
+        self._phrase_words = [
+            frozenset(stemmed_words(unnamed_phrase(p, pack))) for p in self.phrases
+        ]
         self._phrase_conversions = [conversion(p) for p in self.phrases]
         by_module: dict[str, list[int]] = defaultdict(list)
         for i, unit in enumerate(units):
