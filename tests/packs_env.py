@@ -7,7 +7,8 @@ plain files with their `.dist-info`, libraries that exercise what extraction mus
   `tinylib.core` and re-exported in `__init__`; a function from a private module re-exported;
   a module whose functions only exist once it runs (`setattr` at import time, as compiled
   modules' members are invisible to static reading); a function whose docstring is a template
-  filled at import time (`tinylib.plotting.line`, as matplotlib's are); a module that raises
+  filled at import time (`tinylib.plotting.line`, as matplotlib's are); a shortcut whose
+  `**kwargs` are another function's keywords (`tinylib.http.get`); a module that raises
   on import, one that hangs and one that asks for 3 GiB; a test suite;
 - `tiny-google` 0.3.0 (import name `tinyg`, Google style, no `top_level.txt`);
 - `tinysphinx` 2.0 (reST fields);
@@ -214,6 +215,37 @@ TINYLIB = {
             Other Parameters
             ----------------
             %(line_keywords)s
+            """
+        ''',
+    "tinylib/http.py": '''
+        """Requests whose shortcuts pass their keywords on, as `requests.get` does."""
+
+
+        def request(method, url, **kwargs):
+            """Send a request.
+
+            Parameters
+            ----------
+            method : str
+                The HTTP method.
+            url : str
+                Where to send it.
+            timeout : float, optional
+                How many seconds to wait for the server.
+            verify : bool, default True
+                Whether to check the server's certificate.
+            """
+
+
+        def get(url, **kwargs):
+            """Send a GET request.
+
+            Parameters
+            ----------
+            url : str
+                Where to send it.
+            **kwargs
+                Optional arguments that ``request`` takes.
             """
         ''',
     "tinylib/testing.py": '''

@@ -198,6 +198,23 @@ def test_without_inspection_a_template_is_kept_as_the_source_has_it(
     assert "width" not in line.text
 
 
+def test_keywords_passed_on_are_listed_where_they_are_passed(tinylib: Extraction) -> None:
+    # `get(url, **kwargs)`: "Optional arguments that ``request`` takes". The keywords a caller
+    # passes to `get` are documented on `request`; the ones `request` takes by position are
+    # `get`'s own business.
+    units = by_name(tinylib)
+    get = units["tinylib.http.get"].text
+    assert "**Other parameters**" in get
+    assert (
+        "- `timeout` (float, optional): How many seconds to wait for the server. "
+        "(passed on to `tinylib.http.request`)"
+    ) in get
+    assert "- `verify` (bool, default True):" in get
+    assert "`method`" not in get
+    assert get.count("`url`") == 1
+    assert "**Other parameters**" not in units["tinylib.http.request"].text
+
+
 def test_static_reading_alone_misses_names_set_at_import_time(target: TargetEnvironment) -> None:
     static = extract(request_for(target, "tinylib", python=False))
     names = {unit.name for unit in static.units}

@@ -1131,6 +1131,7 @@ def extract(request: Request) -> Extraction:
         for target, root in wanted.items()
     }
     _add_target_aliases(units, targets)
+    forward_keywords(units)
     return Extraction(
         units=units,
         failures=_grouped(walk.failures),
@@ -1252,6 +1253,135 @@ def walk_targets(walk: _Walk, loader: GriffeLoader, targets: Iterable[str]) -> N
             doc=_docstring_value(obj),
         )
         walk.add(target, obj.path, seen, runtime=False)
+
+
+_KEYWORDS_ENTRY = re.compile(r"^- `\*\*\w+`[^:\n]*: (.*)$", re.MULTILINE)
+"""A `**kwargs` entry of a unit's rendered Parameters list, and what it says."""
+_REFERENCE = re.compile(r"`[~.]?([A-Za-z_][\w.]*?)(?:\(\))?`")
+_LIST_ENTRY = re.compile(r"^- `(\w+)`", re.MULTILINE)
+_SECTION = re.compile(r"\*\*(Parameters|Other parameters)\*\*\n\n(.*?)(?=\n\n\*\*|\Z)", re.DOTALL)
+FORWARDED = "Other parameters"
+"""The heading under which a unit lists the keywords its `**kwargs` passes on."""
+
+
+def forward_keywords(units: list[DocUnit]) -> None:
+    """Give a unit whose `**kwargs` are another API's keywords those keywords, in its text.
+
+    `requests.post(url, data=None, json=None, **kwargs)` documents `**kwargs` as "Optional
+    arguments that `request` takes": `cookies=`, `headers=`, `files=`, `timeout=`, `verify=`,
+    what most questions about posting ask for, are documented on `requests.request` alone.
+    matplotlib's `Axes.semilogx` takes "All parameters supported by `.plot`", pandas'
+    `DataFrame.plot.bar` keywords "documented in `DataFrame.plot`". When the entry names one
+    API of the same distribution, and that API lists parameters the unit does not, they are
+    listed under "Other parameters" after the unit's own, each saying where it is documented.
+    One step only: what is passed on is read from the other API's own list.
+    """
+    by_name: dict[str, DocUnit] = {}
+    by_last: dict[str, list[DocUnit]] = {}
+    for unit in units:
+        if unit.kind == "api":
+            for name in (unit.name, *unit.aliases):
+                by_name.setdefault(name, unit)
+            by_last.setdefault(unit.name.rsplit(".", 1)[-1], []).append(unit)
+    own_lists = {unit.name: _listed(unit.text) for unit in units if unit.kind == "api"}
+    for unit in units:
+        entry = _KEYWORDS_ENTRY.search(unit.text) if unit.kind == "api" else None
+        if entry is None:
+            continue
+        said = entry.group(1)
+        found = {
+            m.start(): target.name
+            for m in _REFERENCE.finditer(said)
+            if (target := _referenced(m.group(1), unit, by_name, by_last)) is not None
+        }
+        if len(set(found.values())) > 1:
+            # "such as `ax`, `figsize` and `legend`, are documented in `DataFrame.plot`": the
+            # API the sentence sends the reader to, not the keywords it names on the way.
+            found = {at: name for at, name in found.items() if _SENDS_TO.search(said[:at])}
+        if len(set(found.values())) != 1:
+            continue  # none, or several the entry chooses between by argument
+        target = by_name[next(iter(found.values()))]
+        if target is unit:
+            continue
+        own = own_lists[unit.name]
+        required = _required_positionals(target)
+        passed = [
+            f"{line} (passed on to `{target.name}`)"
+            for name, line in own_lists[target.name].items()
+            if name not in own and name not in required
+        ]
+        if passed:
+            unit.text = _with_section(unit.text, passed)
+
+
+_SENDS_TO = re.compile(
+    r"(?:documented in|passed (?:on )?(?:in)?to|supported by|accepted by|forwarded to|that)\s*$"
+)
+
+
+def _required_positionals(unit: DocUnit) -> set[str]:
+    """The parameters a call of the unit must give by position.
+
+    `method` and `url` of `requests.request(method, url, **kwargs)`: whoever passes keywords on
+    to it has set them.
+    """
+    if not unit.signatures:
+        return set()
+    inside = unit.signatures[0].partition("(")[2].rpartition(")")[0]
+    required: set[str] = set()
+    for part in inside.split(","):
+        name = part.strip()
+        if name.startswith("*") or "=" in name or name in ("/", ""):
+            break
+        required.add(name.split(":", 1)[0].strip())
+    return required
+
+
+def _listed(text: str) -> dict[str, str]:
+    """A unit's listed parameters by name: each entry's first line."""
+    found: dict[str, str] = {}
+    for _, body in _SECTION.findall(text):
+        for line in body.splitlines():
+            match = _LIST_ENTRY.match(line)
+            if match and not line.startswith("- `**"):
+                found.setdefault(match.group(1), line)
+    return found
+
+
+def _referenced(
+    reference: str,
+    unit: DocUnit,
+    by_name: dict[str, DocUnit],
+    by_last: dict[str, list[DocUnit]],
+) -> DocUnit | None:
+    """The unit a reference in a docstring means, looked up from where the unit is."""
+    scopes = [unit.name.rsplit(".", 1)[0]]
+    while "." in scopes[-1]:
+        scopes.append(scopes[-1].rsplit(".", 1)[0])
+    for scope in scopes:
+        if (found := by_name.get(f"{scope}.{reference}")) is not None:
+            return found
+    if (found := by_name.get(reference)) is not None:
+        return found
+    if "." not in reference:
+        return None  # a bare word ends too many names (`title`: `pandas.Series.str.title`)
+    # `DataFrame.plot`, `axes.Axes.plot`: a unique unit whose name ends so.
+    tail = reference.rsplit(".", 1)[-1]
+    matches = [u for u in by_last.get(tail, []) if u.name.endswith("." + reference)]
+    return matches[0] if len(matches) == 1 else None
+
+
+def _with_section(text: str, lines: list[str]) -> str:
+    """The text with the lines added to its "Other parameters" list, made after the others."""
+    block = "\n".join(lines)
+    sections = list(_SECTION.finditer(text))
+    other = next((m for m in sections if m.group(1) == FORWARDED), None)
+    if other is not None:
+        return text[: other.end()] + "\n" + block + text[other.end() :]
+    if sections:
+        at = sections[-1].end()
+        return f"{text[:at]}\n\n**{FORWARDED}**\n\n{block}{text[at:]}"
+    return f"{text}\n\n**{FORWARDED}**\n\n{block}"
 
 
 def _add_target_aliases(units: list[DocUnit], targets: dict[str, str | None]) -> None:
