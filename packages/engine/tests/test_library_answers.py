@@ -366,6 +366,42 @@ async def test_the_keyword_that_does_what_is_asked_is_explained_with_its_example
     assert "`verify=False` (bool or str)" in certificate.text
 
 
+async def test_a_second_keyword_explains_what_the_first_leaves(embedder: Embedder) -> None:
+    post = api_unit(
+        "requests.post",
+        "requests.post(url, data=None, json=None, **kwargs)",
+        "Sends a POST request.\n\n**Parameters**\n\n"
+        "- `url`: URL for the new `Request` object.\n"
+        "- `json`: (optional) A JSON serializable Python object to send in the body.\n\n"
+        "**Other parameters**\n\n"
+        "- `files`: (optional) Dictionary of 'name': file-like-objects for multipart encoding "
+        "upload. (passed on to `requests.request`)\n"
+        "- `timeout` (float): How many seconds to wait for the server. (passed on to "
+        "`requests.request`)",
+    )
+    both = await _answer_from_entry(
+        post, REQUESTS, "How do I send a file and JSON in one post request with requests?", embedder
+    )
+    assert "`files=` — (optional) Dictionary of 'name': file-like-objects" in both.text
+    assert "`json=` — (optional) A JSON serializable Python object" in both.text
+    assert "`timeout=`" not in both.text
+    one = await _answer_from_entry(
+        post, REQUESTS, "How do I upload a file in a post request with requests?", embedder
+    )
+    assert "`files=`" in one.text
+    assert "`json=`" not in one.text
+
+
+async def test_an_entry_without_a_signature_shows_no_empty_code_block(embedder: Embedder) -> None:
+    jar = api_unit("requests.cookies.RequestsCookieJar", "", "Compatibility class; a CookieJar.")
+    jar.signatures = []
+    answer = await _answer_from_entry(
+        jar, REQUESTS, "What is the cookie jar class of requests?", embedder
+    )
+    assert "Use `requests.cookies.RequestsCookieJar`" in answer.text
+    assert "```python\n```" not in answer.text
+
+
 async def test_a_keyword_that_is_ignored_or_deprecated_is_never_recommended(
     embedder: Embedder,
 ) -> None:

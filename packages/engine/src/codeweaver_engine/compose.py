@@ -517,18 +517,26 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
         MAX_SENTENCES - 1,
         explained=" ".join([api.replace(".", " "), *lead]),
     )
-    out = [f"**{said['use']} `{api}`** {mark}", "", "```python", *signatures[:3], "```"]
+    out = [f"**{said['use']} `{api}`** {mark}"]
+    if signatures:
+        out += ["", "```python", *signatures[:3], "```"]
     if lead or more:
         out += ["", " ".join([*lead, *more]) + f" {mark}"]
-    parameter = await _parameter_for(
-        draft, description, explained=" ".join([api.replace(".", " "), *lead, *more])
-    )
-    if parameter is not None:
+    explained = " ".join([api.replace(".", " "), *lead, *more])
+    keywords: list[str] = []
+    for _ in range(MAX_PARAMETERS):
+        parameter = await _parameter_for(draft, description, explained=explained, shown=keywords)
+        if parameter is None:
+            break
         name, kind, text = parameter
         value = switched_value(name, kind, description, signatures)
         shown = f"`{name}={value or ''}`" + (f" ({kind})" if kind else "")
         out += ["", f"{shown} — {text} {mark}"]
-    example = await _example_for(draft, item, api, keyword=parameter[0] if parameter else None)
+        keywords.append(name)
+        # A second keyword only for what the first leaves unexplained ("send a file and JSON
+        # in one request": `files=` and `json=`).
+        explained = f"{explained} {name.replace('_', ' ')} {text}"
+    example = await _example_for(draft, item, api, keyword=keywords[0] if keywords else None)
     if example is not None:
         where, block = example
         out += ["", f"**{said['example']}** {draft.cites.cite(where)}", "```python", block, "```"]
@@ -565,6 +573,8 @@ _PARAMETERS = re.compile(
 )
 _GENERIC_WORDS = ("python", "python3", "py", "way", "best", "simple", "easy", "possible")
 """Words a question is asked with, not what it asks (`packs.index._NOT_THE_TASK` for phrasings)."""
+MAX_PARAMETERS = 2
+"""Keywords an answer explains at most: a second one only for words the first leaves."""
 PARAMETER_WORDS = 40
 """Words of a parameter's description an answer quotes at most."""
 _RETIRED = re.compile(
@@ -618,7 +628,7 @@ def switched_value(name: str, kind: str, description: str, signatures: Sequence[
 
 
 async def _parameter_for(
-    draft: _Draft, description: str, *, explained: str
+    draft: _Draft, description: str, *, explained: str, shown: Sequence[str] = ()
 ) -> tuple[str, str, str] | None:
     """The keyword argument of the API that does what the question asks beyond the API itself.
 
@@ -626,9 +636,13 @@ async def _parameter_for(
     with a post request": `cookies=`; "change the legend's font size": `fontsize=`; "skip the
     certificate check": `verify=`). A parameter is shown when its name or description holds a
     word of the question that the API's name and the sentences quoted leave unexplained, the
-    best such by meaning; none otherwise.
+    best such by meaning; none otherwise. Keywords in `shown` are already explained.
     """
-    listed = [entry for entry in parameters(description) if not _RETIRED.search(entry[2])]
+    listed = [
+        entry
+        for entry in parameters(description)
+        if not _RETIRED.search(entry[2]) and entry[0] not in shown
+    ]
     if not listed:
         return None
     unexplained = _stems(draft.basis) - _stems(explained) - _stems(" ".join(_GENERIC_WORDS))
