@@ -201,7 +201,7 @@ def test_packs_are_listed_with_the_bundled_one_first(
     ]
 
 
-def test_a_units_vector_encodes_its_name_and_description_not_its_parameter_list() -> None:
+def test_a_units_vector_encodes_its_name_and_first_sentence_not_its_parameter_list() -> None:
     unit = DocUnit(
         kind="api",
         doc="tinylib",
@@ -209,7 +209,8 @@ def test_a_units_vector_encodes_its_name_and_description_not_its_parameter_list(
         section="tinylib.Table",
         anchor="tinylib.Table.dropna",
         name="tinylib.Table.dropna",
-        text="Remove rows with missing values.\n\n**Parameters**\n\n- `axis`: Rows or columns.",
+        text="Remove rows with missing values. Rows where any value is missing go first."
+        "\n\n**Parameters**\n\n- `axis`: Rows or columns.",
     )
     assert pack_embedding_text(unit) == "tinylib.Table.dropna: Remove rows with missing values."
 
