@@ -392,6 +392,28 @@ async def test_a_second_keyword_explains_what_the_first_leaves(embedder: Embedde
     assert "`json=`" not in one.text
 
 
+async def test_a_keyword_whose_name_spells_the_asked_word_is_the_one_explained(
+    embedder: Embedder,
+) -> None:
+    matplotlib = Pack("matplotlib", "3.11.2", "installed", "matplotlib", None, "test")
+    legend = api_unit(
+        "matplotlib.pyplot.legend",
+        "matplotlib.pyplot.legend(*args, **kwargs)",
+        "Place a legend on the Axes.\n\n**Other parameters**\n\n"
+        '- `mode` ({"expand", None}): If mode is set to "expand" the legend will be '
+        "horizontally expanded to fill the Axes area (or bbox_to_anchor if defines the "
+        "legend's size).\n"
+        "- `fontsize` (int or {'small', 'medium', 'large'}): The font of the legend. If the "
+        "value is numeric it is in points.\n"
+        "- `loc` (str): The location of the legend.",
+    )
+    answer = await _answer_from_entry(
+        legend, matplotlib, "How to change legend size with matplotlib.pyplot", embedder
+    )
+    assert "`fontsize=` (int or {'small', 'medium', 'large'})" in answer.text
+    assert "`mode=`" not in answer.text
+
+
 async def test_an_entry_without_a_signature_shows_no_empty_code_block(embedder: Embedder) -> None:
     jar = api_unit("requests.cookies.RequestsCookieJar", "", "Compatibility class; a CookieJar.")
     jar.signatures = []

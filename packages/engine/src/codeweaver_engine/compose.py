@@ -535,7 +535,8 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
         keywords.append(name)
         # A second keyword only for what the first leaves unexplained ("send a file and JSON
         # in one request": `files=` and `json=`).
-        explained = f"{explained} {name.replace('_', ' ')} {text}"
+        spelled = " ".join(_spelled_by(name, _stems(draft.basis)))
+        explained = f"{explained} {name.replace('_', ' ')} {spelled} {text}"
     example = await _example_for(draft, item, api, keyword=keywords[0] if keywords else None)
     if example is not None:
         where, block = example
@@ -573,6 +574,10 @@ _PARAMETERS = re.compile(
 )
 _GENERIC_WORDS = ("python", "python3", "py", "way", "best", "simple", "easy", "possible")
 """Words a question is asked with, not what it asks (`packs.index._NOT_THE_TASK` for phrasings)."""
+NAMED_PARAMETER_BONUS = 0.2
+"""Added to a keyword whose name spells a word of the question (`_spelled_by`): asked to
+"change the legend size", `fontsize=` says so by its name, `mode=` only in its description
+("the legend's size")."""
 MAX_PARAMETERS = 2
 """Keywords an answer explains at most: a second one only for words the first leaves."""
 PARAMETER_WORDS = 40
@@ -646,17 +651,35 @@ async def _parameter_for(
     if not listed:
         return None
     unexplained = _stems(draft.basis) - _stems(explained) - _stems(" ".join(_GENERIC_WORDS))
-    texts = [f"{name.replace('_', ' ')}: {text}" for name, _, text in listed]
+    spelled = [_spelled_by(name, unexplained) for name, _, _ in listed]
+    texts = [
+        " ".join([name.replace("_", " "), *words]) + f": {text}"
+        for (name, _, text), words in zip(listed, spelled, strict=True)
+    ]
     relevant = [i for i, t in enumerate(texts) if unexplained & _stems(t)]
     if not relevant:
         return None
     scores = await _rank_texts(
         draft.basis, [texts[i] for i in relevant], draft.embedder, explained=explained
     )
-    name, kind, text = listed[relevant[max(range(len(relevant)), key=lambda j: scores[j])]]
+    best = max(
+        range(len(relevant)),
+        key=lambda j: scores[j] + NAMED_PARAMETER_BONUS * bool(spelled[relevant[j]]),
+    )
+    name, kind, text = listed[relevant[best]]
     words = plain(text).split()
     quoted = " ".join(words[:PARAMETER_WORDS]) + (" ..." if len(words) > PARAMETER_WORDS else "")
     return name, kind, quoted
+
+
+def _spelled_by(name: str, asked: set[str]) -> list[str]:
+    """The question's words a keyword's name spells out, run together or not.
+
+    Libraries name keywords by what they set: `fontsize` and `title_fontsize` spell "size",
+    `linewidth` "width", `numpoints` "points"; a word of four letters or more only.
+    """
+    compact = name.lower().replace("_", "")
+    return sorted(word for word in asked if len(word) >= 4 and word in compact)
 
 
 async def _example_for(
