@@ -16,8 +16,8 @@ With `--floors` every question is answered at floor 0, so each verbose line carr
 its answer would have (`correct` or `WRONG`) and its relevance; a Korean row (id ending `-ko`)
 is held to the floor less `GLOSSED_SCORE_LOSS`, as the engine does. The floor printed is the
 one library answers would need; the offset printed is how far it is from the floor the engine
-holds every answer to (`codeweaver_engine.compose.RELEVANCE_FLOOR`). At an offset of 0, library
-answers keep the standard library's floor, and the engine has no floor of their own.
+holds every answer to (`codeweaver_engine.compose.RELEVANCE_FLOOR`): the engine's
+`LIBRARY_FLOOR_OFFSET`, which the line after it prints for comparison.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import random
 import statistics
 from pathlib import Path
 
-from codeweaver_engine.compose import GLOSSED_SCORE_LOSS, RELEVANCE_FLOOR
+from codeweaver_engine.compose import GLOSSED_SCORE_LOSS, LIBRARY_FLOOR_OFFSET, RELEVANCE_FLOOR
 
 FLOORS = [round(0.50 + 0.01 * k, 2) for k in range(41)]
 Row = tuple[str, bool, float]
@@ -104,7 +104,8 @@ def main() -> None:
         f"{statistics.fmean(held_accuracy):.3f} / {statistics.fmean(held_wrong):.3f} "
         f"(accuracy / wrong)"
     )
-    for floor in (0.60, 0.65, 0.70, 0.72, 0.74, 0.76, 0.78, 0.80):
+    print(f"the engine's offset now: {LIBRARY_FLOOR_OFFSET:+.2f}")
+    for floor in (0.60, 0.65, 0.70, 0.72, 0.74, 0.76, 0.78, 0.80, 0.82, 0.84, 0.86):
         accuracy, wrong = figures(rows, floor)
         print(f"  floor {floor:.2f}: {accuracy:.3f} / {wrong:.3f}")
 

@@ -7,7 +7,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codeweaver_engine.compose import Libraries, extractive_answer, parameters, switched_value
+from codeweaver_engine.compose import (
+    GLOSSED_SCORE_LOSS,
+    LIBRARY_FLOOR_OFFSET,
+    RELEVANCE_FLOOR,
+    Libraries,
+    extractive_answer,
+    floor_for,
+    parameters,
+    switched_value,
+)
 from codeweaver_engine.libraries import (
     Environment,
     ingest_command,
@@ -412,6 +421,36 @@ async def test_a_keyword_whose_name_spells_the_asked_word_is_the_one_explained(
     )
     assert "`fontsize=` (int or {'small', 'medium', 'large'})" in answer.text
     assert "`mode=`" not in answer.text
+
+
+def test_a_library_answer_is_held_to_its_own_floor() -> None:
+    assert floor_for("How do I drop rows with NaN values in pandas?", "en", 0.8) == pytest.approx(
+        0.8 + LIBRARY_FLOOR_OFFSET
+    )
+    assert floor_for("How do I reverse a list?", "en", 0.8) == 0.8
+    korean = "pandas에서 NaN이 있는 행을 삭제하려면?"
+    assert floor_for(korean, "ko", 0.8) == pytest.approx(
+        0.8 + LIBRARY_FLOOR_OFFSET - GLOSSED_SCORE_LOSS
+    )
+
+
+async def test_a_library_answer_between_the_two_floors_is_declined(embedder: Embedder) -> None:
+    between = RELEVANCE_FLOOR + LIBRARY_FLOOR_OFFSET / 2
+    answer = await _answer(
+        "How do I drop rows with NaN values in a pandas DataFrame?",
+        _pandas_evidence(between),
+        embedder,
+        Libraries(packs=[PANDAS]),
+    )
+    assert answer.declined
+    assert answer.decline_reason == "below_relevance_floor"
+    answered = await _answer(
+        "How do I drop rows with NaN values in a pandas DataFrame?",
+        _pandas_evidence(RELEVANCE_FLOOR + LIBRARY_FLOOR_OFFSET + 0.01),
+        embedder,
+        Libraries(packs=[PANDAS]),
+    )
+    assert not answered.declined
 
 
 async def test_an_entry_without_a_signature_shows_no_empty_code_block(embedder: Embedder) -> None:
