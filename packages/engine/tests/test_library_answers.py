@@ -414,13 +414,23 @@ async def test_a_keyword_whose_name_spells_the_asked_word_is_the_one_explained(
         "legend's size).\n"
         "- `fontsize` (int or {'small', 'medium', 'large'}): The font of the legend. If the "
         "value is numeric it is in points.\n"
-        "- `loc` (str): The location of the legend.",
+        "- `title_fontsize` (int): The font size of the legend's title.\n"
+        "- `loc` (str): The location of the legend. The bounding box can be changed via "
+        "bbox_to_anchor.",
     )
     answer = await _answer_from_entry(
         legend, matplotlib, "How to change legend size with matplotlib.pyplot", embedder
     )
     assert "`fontsize=` (int or {'small', 'medium', 'large'})" in answer.text
     assert "`mode=`" not in answer.text
+    # All of `fontsize` is what was asked; `title_fontsize` sets something else too. Nor is
+    # "can be changed" a reason for a second keyword.
+    font = await _answer_from_entry(
+        legend, matplotlib, "How do I change the font size of a matplotlib legend?", embedder
+    )
+    assert "`fontsize=`" in font.text
+    assert "`title_fontsize=`" not in font.text
+    assert "`loc=`" not in font.text
 
 
 def test_a_library_answer_is_held_to_its_own_floor() -> None:

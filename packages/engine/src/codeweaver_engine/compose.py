@@ -583,9 +583,9 @@ _PARAMETERS = re.compile(
 _GENERIC_WORDS = ("python", "python3", "py", "way", "best", "simple", "easy", "possible")
 """Words a question is asked with, not what it asks (`packs.index._NOT_THE_TASK` for phrasings)."""
 NAMED_PARAMETER_BONUS = 0.2
-"""Added to a keyword whose name spells a word of the question (`_spelled_by`): asked to
-"change the legend size", `fontsize=` says so by its name, `mode=` only in its description
-("the legend's size")."""
+"""Added, times the share of its name they spell (`_name_coverage`), to a keyword whose name
+spells words of the question (`_spelled_by`): asked to "change the legend size", `fontsize=`
+says so by its name, `mode=` only in its description ("the legend's size")."""
 MAX_PARAMETERS = 2
 """Keywords an answer explains at most: a second one only for words the first leaves."""
 PARAMETER_WORDS = 40
@@ -664,7 +664,14 @@ async def _parameter_for(
         " ".join([name.replace("_", " "), *words]) + f": {text}"
         for (name, _, text), words in zip(listed, spelled, strict=True)
     ]
-    relevant = [i for i, t in enumerate(texts) if unexplained & _stems(t)]
+    # A second keyword says more than a shared word: its name spells one ("files" for "send a
+    # file"), or its description holds two ("the server's TLS certificate" for "skip the
+    # certificate check"); "the bounding box can be changed" is no answer to "change the
+    # legend's font size".
+    needed = 1 if not shown else 2
+    relevant = [
+        i for i, t in enumerate(texts) if spelled[i] or len(unexplained & _stems(t)) >= needed
+    ]
     if not relevant:
         return None
     scores = await _rank_texts(
@@ -672,7 +679,10 @@ async def _parameter_for(
     )
     best = max(
         range(len(relevant)),
-        key=lambda j: scores[j] + NAMED_PARAMETER_BONUS * bool(spelled[relevant[j]]),
+        key=lambda j: (
+            scores[j]
+            + NAMED_PARAMETER_BONUS * _name_coverage(listed[relevant[j]][0], spelled[relevant[j]])
+        ),
     )
     name, kind, text = listed[relevant[best]]
     words = plain(text).split()
@@ -688,6 +698,16 @@ def _spelled_by(name: str, asked: set[str]) -> list[str]:
     """
     compact = name.lower().replace("_", "")
     return sorted(word for word in asked if len(word) >= 4 and word in compact)
+
+
+def _name_coverage(name: str, spelled: Sequence[str]) -> float:
+    """How much of a keyword's name the question's words spell, 0 to 1.
+
+    Asked for the legend's font size, `fontsize` is all spelled ("font", "size"),
+    `title_fontsize` not: its title is not what was asked.
+    """
+    compact = name.lower().replace("_", "")
+    return min(1.0, sum(len(word) for word in spelled) / len(compact)) if compact else 0.0
 
 
 async def _example_for(
