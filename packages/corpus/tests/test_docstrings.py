@@ -7,7 +7,7 @@ from pathlib import Path
 
 from griffe import Parser
 
-from codeweaver_corpus.packs.docstrings import render_docstring
+from codeweaver_corpus.packs.docstrings import module_summary, render_docstring
 from codeweaver_corpus.packs.extract import EXTRACTOR_VERSION, reader_digest
 
 
@@ -32,6 +32,27 @@ def test_a_short_rule_under_a_longer_line_is_not_a_title() -> None:
     text = "Returns the value of the thing asked for.\n---\n\nThen more."
     rendered = render_docstring(text, name="f", style=Parser.google)
     assert rendered.summary.startswith("Returns the value")
+
+
+def test_a_module_page_title_is_its_reST_title_when_its_first_sentence_is_a_fragment() -> None:
+    numpy = "NumPy\n=====\n\nProvides\n  1. An array object of arbitrary homogeneous items\n"
+    assert module_summary(numpy) == "NumPy"
+    requests = "requests.exceptions\n~~~~~~~~~~~~~~~~~~~\n\nThis module contains the exceptions."
+    assert module_summary(requests) == "This module contains the exceptions."
+    assert module_summary("") == ""
+
+
+def test_a_directive_inside_a_note_or_parameter_reads_as_words() -> None:
+    text = (
+        "Place a legend.\n\nParameters\n----------\nkey : str\n    The key.\n"
+        "    .. seealso:: other_thing\n\nNotes\n-----\n.. note::\n\n    This is the pyplot"
+        " wrapper.\n\nThe density is\n\n.. math:: p(x) = a x\n"
+    )
+    rendered = render_docstring(text, name="f", style=Parser.numpy)
+    assert ".. " not in rendered.text
+    assert "The key. See also: other_thing" in rendered.text
+    assert "Note: This is the pyplot wrapper." in rendered.text
+    assert "The density is p(x) = a x" in rendered.text
 
 
 def test_packs_rebuild_when_the_reader_changes(tmp_path: Path) -> None:

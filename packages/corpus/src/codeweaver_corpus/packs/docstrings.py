@@ -154,6 +154,23 @@ def _without_titles(text: str) -> str:
     return "\n".join(kept)
 
 
+def module_summary(text: str) -> str:
+    """What a module's page title says after its name: its docstring's first sentence.
+
+    Its reST title is not part of it ("NumPy ===== Provides 1." read that way); a sentence of
+    fewer than three words ("Provides 1.") gives way to that title ("NumPy").
+    """
+    sentence = first_sentence(_without_titles(text)).strip()
+    if len(sentence.split()) >= 3:
+        return sentence
+    lines = [line.strip() for line in text.strip().splitlines()]
+    if lines and _ADORNMENT.match(lines[0]):
+        lines = lines[1:]
+    if len(lines) > 1 and lines[0] and _ADORNMENT.match(lines[1]):
+        return lines[0]
+    return sentence
+
+
 def _markdown(text: str) -> tuple[str, list[str]]:
     """Docstring prose (reST or Markdown) as Markdown, and its code blocks."""
     lines = text.splitlines()
@@ -197,12 +214,39 @@ _FIELD_NOTES = (
     (re.compile(r"\.\. deprecated:: *(\S+)"), r"Deprecated since version \1:"),
 )
 _LINK = re.compile(r"`([^`<]+?)\s*<[^>]+>`__?")
+_FLAT_DIRECTIVE = re.compile(r"\.\. ([a-z][a-z-]*)::[ \t]*(\S*)")
+_ADMONITION_WORDS = {
+    "note": "Note:",
+    "warning": "Warning:",
+    "caution": "Caution:",
+    "important": "Important:",
+    "tip": "Tip:",
+    "hint": "Hint:",
+    "attention": "Attention:",
+    "danger": "Danger:",
+    "seealso": "See also:",
+}
+_CODE_DIRECTIVES = frozenset(
+    {"code-block", "code", "sourcecode", "highlight", "doctest", "testcode"}
+)
+"""A directive run into a flattened line reads as the word it stands for (`.. note::` as
+"Note:"); any other (`.. math::`) leaves its content without the marker, and a code directive's
+argument (`.. code-block:: python`) goes with it."""
+
+
+def _flat_directive(match: re.Match[str]) -> str:
+    name, argument = match.group(1), match.group(2)
+    word = _ADMONITION_WORDS.get(name, "")
+    if name in _CODE_DIRECTIVES:
+        argument = ""
+    return f"{word} {argument}".strip()
 
 
 def _flat(text: str, limit: int) -> str:
     """A parameter's or a note's description as one line of Markdown within `limit`."""
     for pattern, replacement in _FIELD_NOTES:
         text = pattern.sub(replacement, text)
+    text = _FLAT_DIRECTIVE.sub(_flat_directive, text)
     return inline(_LINK.sub(r"\1", _clip(text, limit)))
 
 

@@ -61,9 +61,14 @@ from griffe import (
     Parser,
 )
 
-from codeweaver_corpus.packs.docstrings import Rendered, package_style, render_docstring
+from codeweaver_corpus.packs.docstrings import (
+    Rendered,
+    module_summary,
+    package_style,
+    render_docstring,
+)
 from codeweaver_corpus.packs.interpreter import INSPECT_SCRIPT
-from codeweaver_engine.packs.units import DocUnit, first_sentence
+from codeweaver_engine.packs.units import DocUnit
 
 
 def reader_digest(folder: Path) -> str:
@@ -1180,7 +1185,7 @@ def _module_titles(objects: dict[str, _Object], named: dict[str, _Named]) -> dic
     for root, obj in objects.items():
         if obj.kind != "module" or root not in named:
             continue
-        summary = first_sentence(obj.doc or "").strip()
+        summary = module_summary(obj.doc or "")
         name = named[root].name
         titles[name] = f"{name} — {summary}" if summary and len(summary) <= 100 else name
     return titles
