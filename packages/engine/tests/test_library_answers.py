@@ -212,6 +212,25 @@ async def test_a_library_that_is_not_installed_is_declined_as_such(embedder: Emb
     assert "--packages pandas" in korean.text
 
 
+@pytest.mark.parametrize(
+    ("question", "library", "distribution"),
+    [
+        ("How do I make a heatmap with seaborn?", "seaborn", "seaborn"),
+        ("read a csv file with polars", "polars", "polars"),
+        ("show a progress bar for a loop with tqdm", "tqdm", "tqdm"),
+        ("parse an html table with lxml", "lxml", "lxml"),
+    ],
+)
+async def test_every_library_of_the_list_is_declined_by_name_not_answered_from_another(
+    embedder: Embedder, question: str, library: str, distribution: str
+) -> None:
+    """Libraries the list named only for the cache's guards were answered as if Python's."""
+    answer = await _answer(question, [], embedder, _environment(numpy="2.4.6"))
+    assert answer.decline_reason == "library_not_indexed"
+    assert answer.text.startswith(f"**This looks like a question about {library}, which is not")
+    assert f"`pip install {distribution}`" in answer.text
+
+
 async def test_without_an_environment_the_decline_still_names_the_command(
     embedder: Embedder,
 ) -> None:
