@@ -17,6 +17,7 @@ from codeweaver_engine.packs.index import DocsIndex
 from codeweaver_engine.packs.retrieval import evidence_of
 from codeweaver_runtime import Embedder
 from codeweaver_schema import (
+    DOCUMENTS_NOT_SEARCHED,
     Analysis,
     Answer,
     ErrorRecord,
@@ -334,6 +335,34 @@ async def test_below_the_floor_it_declines_and_says_what_was_searched(
         "<https://docs.python.org/3.11/library/stdtypes.html#str.strip>." in answer.text
     )
     assert "Return a copy of the string" not in answer.text
+
+
+async def test_when_only_the_ingested_documents_failed_the_python_docs_count_as_searched(
+    index: DocsIndex, embedder: Embedder
+) -> None:
+    """Another process holding the documents' store left the decline saying "Searched: -"."""
+    errors = [
+        ErrorRecord(
+            node="search_local",
+            kind="store",
+            message=f"round 1: {DOCUMENTS_NOT_SEARCHED}: RuntimeError: Storage folder is locked",
+            source="local",
+        )
+    ]
+    evidence = [unit(index, "str.strip", RELEVANCE_FLOOR - 0.2)]
+    answer = await answer_to(
+        "How do I get red wine stains out of a carpet?", evidence, embedder, errors=errors
+    )
+    assert answer.declined
+    searched = next(line for line in answer.text.splitlines() if "**Searched:**" in line)
+    assert searched.endswith("the Python 3.11 documentation.")
+    assert "your ingested documents (failed: RuntimeError: Storage folder is locked)" in answer.text
+    assert "Local documents (failed" not in answer.text
+    korean = await answer_to(
+        "카펫에서 와인 얼룩을 지우려면?", evidence, embedder, language="ko", errors=errors
+    )
+    assert "파이썬 3.11 문서." in korean.text
+    assert "직접 추가한 문서 (실패:" in korean.text
 
 
 async def test_a_decline_names_the_closest_pages_as_text_and_web_addresses_only(

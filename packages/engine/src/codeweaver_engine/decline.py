@@ -18,6 +18,7 @@ from codeweaver_engine.libraries import ingest_command
 from codeweaver_engine.packs import DOCS_VERSION
 from codeweaver_engine.strings import texts
 from codeweaver_schema import (
+    DOCUMENTS_NOT_SEARCHED,
     SOURCE_LABELS,
     Analysis,
     Answer,
@@ -33,9 +34,9 @@ MAX_NEAREST = 3
 """How many of the closest pages a decline below the relevance floor names."""
 
 
-def _reason(record: ErrorRecord) -> str:
-    """The first clause of a record's message: why, in a few words."""
-    message = _ROUND.sub("", record.message)
+def _reason(record: ErrorRecord, prefix: str = "") -> str:
+    """The first clause of a record's message (after `prefix`, if there): why, in a few words."""
+    message = _ROUND.sub("", record.message).removeprefix(prefix)
     return truncate(message.split(" (", 1)[0].split("; ", 1)[0].split(" [", 1)[0], 80)
 
 
@@ -51,19 +52,32 @@ def source_lines(
     """
     t = texts(language, "decline")
     missing: dict[SourceName, str] = {}
+    documents_only = ""
     for record in errors:
         if record.source is None or record.source in missing or record.kind == "input":
             continue
         if skipped_only and record.kind != "skipped":
             continue
         state = t["skipped"] if record.kind == "skipped" else t["failed"]
+        if record.source == "local" and DOCUMENTS_NOT_SEARCHED in record.message:
+            # The reference packs answered; only the user's documents are missing.
+            reason = _reason(record, prefix=f"{DOCUMENTS_NOT_SEARCHED}: ")
+            documents_only = f"{t['documents']} ({state}: {reason})"
+            continue
         missing[record.source] = f"{SOURCE_LABELS[record.source]} ({state}: {_reason(record)})"
     searched = [
-        t["local"].format(version=DOCS_VERSION) if name == "local" else label
+        _local_label(t, documents_only) if name == "local" else label
         for name, label in SOURCE_LABELS.items()
         if name not in missing
     ]
+    if documents_only:
+        missing["local"] = documents_only
     return ", ".join(searched) or "-", "; ".join(missing.values()) or None
+
+
+def _local_label(t: Mapping[str, str], documents_failed: str) -> str:
+    """The local source as searched: the Python docs, and the documents unless they failed."""
+    return t["reference" if documents_failed else "local"].format(version=DOCS_VERSION)
 
 
 def _nearest(evidence: list[Evidence]) -> str:

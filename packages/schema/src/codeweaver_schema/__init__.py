@@ -1,6 +1,7 @@
 """Shared state, models and reducers of CodeWeaver's graphs. No I/O lives here."""
 
 from codeweaver_schema.models import (
+    DOCUMENTS_NOT_SEARCHED,
     SOURCE_LABELS,
     Analysis,
     Answer,
@@ -34,6 +35,7 @@ from codeweaver_schema.render import answer_message, render_answer
 from codeweaver_schema.state import InputState, OrchestrationState, OrchestrationUpdate, fresh_turn
 
 __all__ = [
+    "DOCUMENTS_NOT_SEARCHED",
     "SOURCE_LABELS",
     "Analysis",
     "Answer",

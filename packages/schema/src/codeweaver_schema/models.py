@@ -36,6 +36,9 @@ ErrorKind = Literal[
     "input",
 ]
 
+DOCUMENTS_NOT_SEARCHED = "your ingested documents were not searched"
+"""How the local source's error begins when its reference packs answered and the user's ingested
+documents did not (a store another process holds): the rest of the source was searched."""
 SOURCE_LABELS: dict[SourceName, str] = {
     "stackoverflow": "Stack Overflow",
     "github": "GitHub code",

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from codeweaver_schema import Evidence, Intent
+from codeweaver_schema import DOCUMENTS_NOT_SEARCHED, Evidence, Intent
 from codeweaver_search.sources.errors import PartialResults, SourceError
 
 PYTHON_PACK = "python"
@@ -122,7 +122,7 @@ class LocalCorpusSource:
             corpus = await self._opened()
             found += await corpus.search(query, k=limit, neighbours=True)
         except Exception as exc:
-            message = f"your ingested documents were not searched: {type(exc).__name__}: {exc}"
+            message = f"{DOCUMENTS_NOT_SEARCHED}: {type(exc).__name__}: {exc}"
             if self.reference is None:
                 raise SourceError("local", "store", message) from exc
             raise PartialResults("local", "store", message, found=found) from exc
