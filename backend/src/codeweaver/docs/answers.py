@@ -82,6 +82,12 @@ LIBRARY_COMMANDS = (
 )
 """The pinned library environment (data/library_env/requirements.txt), ingested."""
 THIRD_PARTY_DEV = Result("answers-third-party-dev.json", "third_party_dev.jsonl", home=LIBRARY_HOME)
+THIRD_PARTY_FRESH = Result(
+    "answers-third-party-fresh.json", "third_party_fresh.jsonl", home=LIBRARY_HOME
+)
+THIRD_PARTY_BLIND = Result(
+    "answers-third-party-blind.json", "third_party_blind.jsonl", home=LIBRARY_HOME
+)
 DEV_WITH_PACKS = Result(
     "answers-dev-with-packs.json",
     "python_so_questions_dev.jsonl",
@@ -91,7 +97,7 @@ DEV_WITH_PACKS = Result(
 RESULTS = (DEV, TRAIN, H2, H3, BLIND_ENGLISH, KO1)
 """Every standard-library answer result file the docs read, in the order the commands are
 listed."""
-LIBRARY_RESULTS = (THIRD_PARTY_DEV, DEV_WITH_PACKS)
+LIBRARY_RESULTS = (THIRD_PARTY_DEV, THIRD_PARTY_FRESH, THIRD_PARTY_BLIND, DEV_WITH_PACKS)
 """The result files measured with the pinned library environment ingested."""
 
 Part = Literal["all", "out_of_scope"] | str
@@ -135,6 +141,18 @@ LIBRARY_ROWS = (
     Row("third-party dev, English", THIRD_PARTY_DEV, "Stack Overflow titles", part="en"),
     Row("third-party dev, Korean", THIRD_PARTY_DEV, "some of them in Korean", part="ko"),
     Row("third-party dev, all", THIRD_PARTY_DEV, "", strong=True),
+    Row(
+        "third-party fresh, held out",
+        THIRD_PARTY_FRESH,
+        "Stack Overflow titles in no other file, labelled blind; measured, never tuned on",
+        strong=True,
+    ),
+    Row("third-party fresh, Korean", THIRD_PARTY_FRESH, "9 of them in Korean", part="ko"),
+    Row(
+        "third-party blind",
+        THIRD_PARTY_BLIND,
+        "questions of the kind written by a helper blind to the engine, never read",
+    ),
     Row("dev, with the packs", DEV_WITH_PACKS, "the standard-library dev set"),
     Row("out of scope, with the packs", DEV_WITH_PACKS, "", part="out_of_scope"),
 )
@@ -184,26 +202,32 @@ def library_table(results: Path) -> str:
     return sets_table(results, LIBRARY_ROWS)
 
 
+LIBRARY_FLOOR_ROWS = (
+    ("third-party dev", THIRD_PARTY_DEV),
+    ("third-party fresh", THIRD_PARTY_FRESH),
+    ("third-party blind", THIRD_PARTY_BLIND),
+)
+
+
 def library_floors(results: Path) -> str:
-    """The third-party dev set's accuracy / wrong rate per relevance floor, from its curve."""
-    figures = THIRD_PARTY_DEV.read(results)
-    if "floor_curve" not in figures:
-        raise ResultFileError(
-            f"{THIRD_PARTY_DEV.file} has no floor curve: {THIRD_PARTY_DEV.command}"
-        )
-    curve = {round(point["floor"], 2): point for point in figures["floor_curve"]}
+    """The third-party sets' accuracy / wrong rate per relevance floor, from their curves."""
     shown = (0.40, *FLOORS)
-    cells = []
-    for floor in shown:
-        point = curve[floor]
-        cell = f"{_rate(point['correct'], point['n'])} / {_rate(point['wrong'], point['n'])}"
-        cells.append(f"**{cell}**" if floor == figures["floor"] else cell)
-    head = [f"**{f:.2f}**" if f == figures["floor"] else f"{f:.2f}" for f in shown]
-    lines = [
-        "| floor | " + " | ".join(head) + " |",
-        "|---" * (len(shown) + 1) + "|",
-        "| third-party dev | " + " | ".join(cells) + " |",
-    ]
+    rows: list[str] = []
+    default = 0.0
+    for label, result in LIBRARY_FLOOR_ROWS:
+        figures = result.read(results)
+        if "floor_curve" not in figures:
+            raise ResultFileError(f"{result.file} has no floor curve: {result.command}")
+        default = figures["floor"]
+        curve = {round(point["floor"], 2): point for point in figures["floor_curve"]}
+        cells = []
+        for floor in shown:
+            point = curve[floor]
+            cell = f"{_rate(point['correct'], point['n'])} / {_rate(point['wrong'], point['n'])}"
+            cells.append(f"**{cell}**" if floor == default else cell)
+        rows.append(f"| {label} | " + " | ".join(cells) + " |")
+    head = [f"**{f:.2f}**" if f == default else f"{f:.2f}" for f in shown]
+    lines = ["| floor | " + " | ".join(head) + " |", "|---" * (len(shown) + 1) + "|", *rows]
     return "\n".join(lines)
 
 
