@@ -55,6 +55,17 @@ def test_a_directive_inside_a_note_or_parameter_reads_as_words() -> None:
     assert "The density is p(x) = a x" in rendered.text
 
 
+def test_reST_field_markers_do_not_show_in_the_prose() -> None:
+    text = (
+        "Find all tags that match.\n\n:kwargs: Additional filters on attribute values.\n\n"
+        ":meta private:\n\nMore text about `x` and :func:`len`.\n"
+    )
+    rendered = render_docstring(text, name="find_all", style=Parser.google)
+    assert "kwargs: Additional filters on attribute values." in rendered.text
+    assert "meta private" not in rendered.text
+    assert ":kwargs:" not in rendered.text
+
+
 def test_packs_rebuild_when_the_reader_changes(tmp_path: Path) -> None:
     """The manifest's extractor version follows every file of the reader, so no edit is missed."""
     reader = Path(render_docstring.__code__.co_filename).parent

@@ -154,6 +154,19 @@ def _without_titles(text: str) -> str:
     return "\n".join(kept)
 
 
+_HIDDEN_FIELD = re.compile(r"^[ \t]*:(?:meta [\w ]+|internal|private):[ \t]*$\n?", re.M)
+_FIELD = re.compile(r"^([ \t]*):([A-Za-z][\w ]*):(?=\s)", re.M)
+
+
+def _without_fields(text: str) -> str:
+    """Prose without reST field markers.
+
+    `:meta private:` and `:internal:` go (Sphinx hides them); `:kwargs: Additional filters`
+    reads "kwargs: Additional filters".
+    """
+    return _FIELD.sub(r"\1\2:", _HIDDEN_FIELD.sub("", text))
+
+
 def module_summary(text: str) -> str:
     """What a module's page title says after its name: its docstring's first sentence.
 
@@ -346,7 +359,7 @@ def render_docstring(text: str, *, name: str, style: Parser) -> Rendered:
         if kind in _SKIPPED_SECTIONS:
             continue
         if kind is DocstringSectionKind.text:
-            markdown, blocks = _markdown(_without_titles(str(value)))
+            markdown, blocks = _markdown(_without_fields(_without_titles(str(value))))
             if markdown:
                 out += [markdown, ""]
                 summary = summary or first_sentence(markdown)
