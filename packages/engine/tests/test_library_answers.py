@@ -473,6 +473,11 @@ async def test_a_library_answer_between_the_two_floors_is_declined(embedder: Emb
     )
     assert answer.declined
     assert answer.decline_reason == "below_relevance_floor"
+    searched = next(line for line in answer.text.splitlines() if "**Searched:**" in line)
+    assert searched.endswith(f"{PANDAS.name} {PANDAS.version}, installed."), (
+        "the decline names the pack it searched, not the Python docs it left out"
+    )
+    assert "Python 3.11 documentation" not in searched
     answered = await _answer(
         "How do I drop rows with NaN values in a pandas DataFrame?",
         _pandas_evidence(RELEVANCE_FLOOR + LIBRARY_FLOOR_OFFSET + 0.01),

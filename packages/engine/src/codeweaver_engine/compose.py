@@ -969,6 +969,7 @@ async def extractive_answer(
     libraries = libraries or Libraries()
     named = libraries_named(question)
     notes: list[str] = []
+    searched: list[str] = []
     if named:
         packs = packs_for(named, libraries.packs)
         if not packs:
@@ -978,6 +979,8 @@ async def extractive_answer(
         # `urllib.request` for requests) is no answer to it, however alike they read.
         evidence = [e for e in evidence if _pack_of(e) in {p.name for p in packs}]
         notes = _version_notes(question, named, packs, language)
+        said = texts(language, "answer")
+        searched = [said["installed_pack"].format(title=p.name, version=p.version) for p in packs]
     else:
         scope = scope_of(question)
         if not scope.covered:
@@ -995,7 +998,7 @@ async def extractive_answer(
         reverse=True,
     )
     if not ranked:
-        return decline(question, analysis, "no_evidence", errors or [])
+        return decline(question, analysis, "no_evidence", errors or [], packs=searched)
     relevance = _relevance(ranked[0])
     needed = floor_for(analysis.standalone_question or question, language, floor)
     exception = _exception_asked(question) if analysis.intent == "debugging" else None
@@ -1012,6 +1015,7 @@ async def extractive_answer(
             errors or [],
             relevance=relevance,
             nearest=ranked,
+            packs=searched,
         )
     if body is None:
         draft.cites = _Citations(ranked)

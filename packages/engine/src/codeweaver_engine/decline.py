@@ -10,7 +10,7 @@ ready to post on Stack Overflow. A decline cites nothing and is never cached.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from codeweaver_engine.language.words import collapse_whitespace, truncate
@@ -41,7 +41,11 @@ def _reason(record: ErrorRecord, prefix: str = "") -> str:
 
 
 def source_lines(
-    errors: list[ErrorRecord], language: str, *, skipped_only: bool = False
+    errors: list[ErrorRecord],
+    language: str,
+    *,
+    skipped_only: bool = False,
+    local: str | None = None,
 ) -> tuple[str, str | None]:
     """What was searched and what was not (with why), from the run's error records.
 
@@ -49,6 +53,8 @@ def source_lines(
         errors: The run's error records.
         language: The user's language.
         skipped_only: Leave out sources that failed (a warning tells those), keep the skipped.
+        local: What the local source searched, when not the Python docs and the documents (a
+            question about a library searches that library's pack alone).
     """
     t = texts(language, "decline")
     missing: dict[SourceName, str] = {}
@@ -66,7 +72,7 @@ def source_lines(
             continue
         missing[record.source] = f"{SOURCE_LABELS[record.source]} ({state}: {_reason(record)})"
     searched = [
-        _local_label(t, documents_only) if name == "local" else label
+        (local or _local_label(t, documents_only)) if name == "local" else label
         for name, label in SOURCE_LABELS.items()
         if name not in missing
     ]
@@ -154,6 +160,7 @@ def decline(
     relevance: float | None = None,
     nearest: list[Evidence] | None = None,
     missing: MissingLibrary | None = None,
+    packs: Sequence[str] = (),
 ) -> Answer:
     """The answer that declines, with what was searched and what the user can do next.
 
@@ -169,6 +176,8 @@ def decline(
             (title and address, not quoted) so the user knows where to read.
         missing: The library the question names that no pack documents (`library_not_indexed`):
             the decline says whether it is installed and the command that reads it.
+        packs: The packs searched, named as answers name them ("pandas 3.1.1, installed"), when
+            the question's library restricted the search to them.
     """
     t = texts(analysis.language, "decline")
     step: str | None = None
@@ -180,7 +189,7 @@ def decline(
         )
     else:
         lead = t["not_found"]
-    searched, not_searched = source_lines(errors, analysis.language)
+    searched, not_searched = source_lines(errors, analysis.language, local=", ".join(packs) or None)
     lines = [lead, "", f"- **{t['searched']}:** {searched}."]
     if nearest:
         lines.append(f"- **{t['nearest']}:** {_nearest(nearest)}.")
