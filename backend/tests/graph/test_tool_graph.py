@@ -51,10 +51,12 @@ class FakeMain:
     """A main graph that answers one fixed cited answer and records each run's context."""
 
     contexts: list[Context] = field(default_factory=list)
+    questions: list[str] = field(default_factory=list)
 
     def compiled(self) -> CompiledStateGraph[Any, Context, Any, Any]:
         async def answer(state: FakeMainState, runtime: Runtime[Context]) -> dict[str, Any]:
             self.contexts.append(context_of(runtime))
+            self.questions.append(str(state["messages"][-1].content))
             final = Answer(
                 text="**Use `reversed`** [1]",
                 citations=[
@@ -133,6 +135,29 @@ async def test_a_library_restricts_the_run_to_its_pack_and_a_cache_of_its_own() 
     assert ran.search_sources == ["local"]
     assert ran.cache_corpus_version == f"{base.cache_corpus_version}+python"
     assert output["answer"].startswith("_You asked about python 3.12; CodeWeaver has the python")
+
+
+async def test_a_library_the_question_does_not_name_is_named_for_the_engine() -> None:
+    """With `library: pandas`, "group by a column" was declined as a question about SQL."""
+    main = FakeMain()
+    pandas = PackInfo("pandas", "3.1.1", "installed", "pandas 3.1.1", 3_569)
+
+    def packs_for(tenant: str) -> FakePacks:
+        return FakePacks(tenant, listed=[PYTHON, pandas])
+
+    graph: Any = build_ask_graph(main.compiled(), packs_for=packs_for)
+    for question in (
+        "How do I group by a column and sum another?",
+        "How do I drop NaN rows in a pandas DataFrame?",
+        "How do I reverse a list?",
+    ):
+        library = "python" if "reverse" in question else "Pandas"
+        await graph.ainvoke({"question": question, "library": library}, context=Context())
+    assert main.questions == [
+        "pandas: How do I group by a column and sum another?",
+        "How do I drop NaN rows in a pandas DataFrame?",
+        "How do I reverse a list?",
+    ]
 
 
 def test_a_version_note_only_for_another_version() -> None:

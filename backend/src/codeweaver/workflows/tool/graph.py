@@ -27,6 +27,7 @@ from typing_extensions import TypedDict
 from codeweaver.context import Context, context_of
 from codeweaver.packs import LocalPacks, PackInfo, Packs, find_pack, pack_of
 from codeweaver.workflows.orchestration.nodes.common import message_text
+from codeweaver_engine.libraries import known_libraries, libraries_named, mention, normalized
 from codeweaver_runtime.tenancy import run_tenant
 from codeweaver_schema import Citation
 from codeweaver_schema.render import escape_markdown
@@ -148,6 +149,19 @@ def citation_of(citation: Citation) -> CitationOut:
     }
 
 
+def naming_library(question: str, pack: PackInfo) -> str:
+    """The question as the engine must read it when `library` chose the pack: naming it.
+
+    The engine reads a question's library from its words (its scope, its floor, which pack
+    answers): "how do I group by a column and sum another", asked with `library: pandas`, was
+    declined as a question about SQL. A question that already names the library is kept as is.
+    """
+    libraries = [lib for lib in known_libraries() if normalized(pack.name) in lib.keys]
+    if not libraries or any(lib in libraries_named(question) for lib in libraries):
+        return question
+    return f"{mention(libraries[0])}: {question}"
+
+
 def build_ask_graph(
     main: CompiledStateGraph[Any, Context, Any, Any],
     *,
@@ -165,6 +179,7 @@ def build_ask_graph(
     async def ask(state: AskState, runtime: Runtime[Context]) -> AskState:
         context = context_of(runtime)
         library = (state.get("library") or "").strip()
+        question = state.get("question", "")
         note: str | None = None
         if library:
             packs = await packs_of(run_tenant(context)).available()
@@ -177,6 +192,7 @@ def build_ask_graph(
                     "decline_reason": LIBRARY_NOT_INDEXED,
                 }
             note = version_note(pack, state.get("version"))
+            question = naming_library(question, pack)
             context = replace(
                 context,
                 search_library=pack.name,
@@ -184,9 +200,7 @@ def build_ask_graph(
                 # Answers from one pack are kept apart from answers from all of them.
                 cache_corpus_version=f"{context.cache_corpus_version}+{pack.name}",
             )
-        result = await main.ainvoke(
-            {"messages": [HumanMessage(state.get("question", ""))]}, context=context
-        )
+        result = await main.ainvoke({"messages": [HumanMessage(question)]}, context=context)
         replies = [m for m in result.get("messages", []) if isinstance(m, AIMessage)]
         if not replies:
             raise RuntimeError("CodeWeaver's main graph ended the turn without an answer")
