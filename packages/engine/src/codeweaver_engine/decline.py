@@ -77,7 +77,8 @@ def source_lines(
         if name not in missing
     ]
     if documents_only:
-        missing["local"] = documents_only
+        # Unless a later round lost the whole source: then that is what was not searched.
+        missing.setdefault("local", documents_only)
     return ", ".join(searched) or "-", "; ".join(missing.values()) or None
 
 
