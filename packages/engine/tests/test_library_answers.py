@@ -539,6 +539,36 @@ async def test_the_example_shown_does_the_side_the_question_asks_for(embedder: E
     assert "axis='columns'" in await example("How do I drop columns with NaN values in pandas?")
 
 
+MERGE = api_unit(
+    "pandas.merge",
+    "pandas.merge(left, right, how='inner', on=None, suffixes=('_x', '_y'))",
+    "Merge DataFrame or named Series objects with a database-style join.\n\n**Examples**\n\n"
+    "Merge two dataframes on a key column.\n\n"
+    "```\n>>> df1.merge(df2, on='key', suffixes=(False, False))\n"
+    "Traceback (most recent call last):\n...\n"
+    "ValueError: columns overlap but no suffix specified\n```\n\n"
+    "With the default suffixes:\n\n"
+    "```\n>>> df1.merge(df2, on='key')\n  key  value_x  value_y\n0 foo 1 5\n```",
+)
+
+
+async def test_an_example_that_fails_is_shown_only_to_a_question_about_the_failure(
+    embedder: Embedder,
+) -> None:
+    how = await _answer_from_entry(
+        MERGE, PANDAS, "How to merge two dataframes on a key column in pandas?", embedder
+    )
+    assert ">>> df1.merge(df2, on='key')\n" in how.text
+    assert "Traceback" not in how.text
+    why = await _answer_from_entry(
+        MERGE,
+        PANDAS,
+        "pandas merge on a key column raises ValueError: columns overlap, why?",
+        embedder,
+    )
+    assert "Traceback (most recent call last)" in why.text
+
+
 async def test_no_keyword_is_explained_when_the_api_itself_answers(embedder: Embedder) -> None:
     answer = await _requests_answer("How do I send a POST request with requests?", embedder)
     assert not answer.declined

@@ -5,7 +5,7 @@ from codeweaver_engine.language.korean import english_gloss
 from codeweaver_engine.language.prose import is_code_line, prose_only
 from codeweaver_engine.language.script import detect_language
 from codeweaver_engine.language.words import clean_text, content_words, split_sentences, stem
-from codeweaver_engine.markup import grid_table_rows, html_to_text, rst_roles
+from codeweaver_engine.markup import default_role_names, grid_table_rows, html_to_text, rst_roles
 from codeweaver_runtime import redact
 from codeweaver_testing import HashEmbedder
 
@@ -238,6 +238,25 @@ def test_rst_roles_read_as_sphinx_shows_them(text: str, shown: str) -> None:
 def test_rst_roles_as_plain_text() -> None:
     text = "See :func:`~os.path.join`, :ref:`the guide <guide>` and :pep:`8`."
     assert rst_roles(text, code=False) == "See join(), the guide and PEP 8."
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            "passed to the `~.FigureCanvasBase.new_manager` method",
+            "passed to the `new_manager` method",
+        ),
+        ("The `~matplotlib.axes.Axes` class.", "The `Axes` class."),
+        ("call `.pyplot.close` on the figures", "call `pyplot.close` on the figures"),
+        # Code that looks alike stays code: an inversion, an accessor, a plain name.
+        ("select with `~mask`", "select with `~mask`"),
+        ("the `.str` accessor", "the `.str` accessor"),
+        ("`Figure.savefig`", "`Figure.savefig`"),
+    ],
+)
+def test_default_role_cross_references_read_as_sphinx_shows_them(text: str, shown: str) -> None:
+    assert default_role_names(text) == shown
 
 
 def test_grid_table_rows_fold_continuation_lines_into_their_row() -> None:

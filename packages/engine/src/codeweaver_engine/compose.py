@@ -53,7 +53,7 @@ from codeweaver_engine.libraries import (
     same_version,
     version_named,
 )
-from codeweaver_engine.markup import grid_table_rows, rst_roles
+from codeweaver_engine.markup import default_role_names, grid_table_rows, rst_roles
 from codeweaver_engine.packs import DOCS_VERSION
 from codeweaver_engine.packs.format import Pack
 from codeweaver_engine.packs.retrieval import is_reference
@@ -130,6 +130,14 @@ _CONTINUES = re.compile(
 )
 """Openings of a sentence that leans on the one before it: quoted alone it misleads."""
 _VERSION_NOTE = re.compile(r"^(New in version|Changed in version|Deprecated since version)")
+_FAILS = re.compile(r"^\s*Traceback \(most recent call last\)", re.MULTILINE)
+"""An example whose output is an exception: it shows the call failing."""
+_ASKS_ABOUT_FAILURE = re.compile(
+    r"\b(?:errors?|exceptions?|raises?|raising|fails?|failing|traceback)\b|[A-Z]\w*(?:Error|Exception)"
+    r"|에러|오류|예외",
+    re.IGNORECASE,
+)
+"""A question about how a call fails: its failing examples are what it asks to see."""
 _EXCEPTION_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\b")
 
 
@@ -245,7 +253,7 @@ def plain(text: str) -> str:
     # Fenced code stays as it is: its ``` must not read as a ``literal``.
     parts = re.split(r"(```[^\n]*\n.*?```)", "\n".join(out), flags=re.DOTALL)
     return "".join(
-        part if i % 2 else _DOUBLE_BACKTICK.sub(r"`\1`", rst_roles(part))
+        part if i % 2 else _DOUBLE_BACKTICK.sub(r"`\1`", default_role_names(rst_roles(part)))
         for i, part in enumerate(parts)
     )
 
@@ -743,6 +751,10 @@ async def _example_for(
     if keyword is not None:
         passing = re.compile(rf"\b{re.escape(keyword)}\s*=")
         pool = [c for c in pool if passing.search(c[1])] or pool
+    if not _ASKS_ABOUT_FAILURE.search(draft.basis):
+        # Docstrings also show how a call fails (`merge` with overlapping columns: "Traceback
+        # ... ValueError"): shown to someone asking how to do it, that reads as the answer.
+        pool = [c for c in pool if not _FAILS.search(c[1])] or pool
     best = await _best_example(
         draft, [(block, lead_in) for _, block, lead_in in pool], f"{draft.basis} {api}", api
     )

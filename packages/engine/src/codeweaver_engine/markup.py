@@ -52,6 +52,33 @@ def rst_roles(text: str, *, code: bool = True) -> str:
     return _RST_ROLE.sub(shown, text)
 
 
+_DEFAULT_ROLE_NAME = re.compile(
+    r"`~\.?((?:[A-Za-z_]\w*\.)*)([A-Za-z_]\w*)`|`\.([A-Za-z_]\w*(?:\.\w+)+)`"
+)
+"""A name in the default role's single backquotes, marked as only a cross-reference is:
+`~matplotlib.axes.Axes` (shown as its last part), `.pyplot.close` (a lookup from here)."""
+
+
+def default_role_names(text: str) -> str:
+    """Cross-references in the default role (no `:role:`) as Sphinx shows them.
+
+    Libraries that set Sphinx's `default_role` (matplotlib: `obj`) write `~.Figure.savefig` and
+    `.pyplot.close` in plain backquotes; shown as written, a reader sees the lookup marks
+    ("passed to the ~.FigureCanvasBase.new_manager method"). Sphinx shows `savefig` and
+    `pyplot.close`. Code spans that are code stay: `~mask` (no dot) is Python's inversion and
+    `.str` (one part) is how pandas names an accessor.
+    """
+
+    def shown(match: re.Match[str]) -> str:
+        if match.group(3) is not None:
+            return f"`{match.group(3)}`"
+        if not match.group(1):
+            return match.group(0)
+        return f"`{match.group(2)}`"
+
+    return _DEFAULT_ROLE_NAME.sub(shown, text)
+
+
 def grid_table_rows(lines: list[str]) -> list[list[str]]:
     """The cells of a reST grid table's rows (`| a | b |` lines, borders left out).
 
