@@ -569,6 +569,27 @@ async def test_an_example_that_fails_is_shown_only_to_a_question_about_the_failu
     assert "Traceback (most recent call last)" in why.text
 
 
+async def test_a_signature_written_out_in_the_docstring_is_no_example(embedder: Embedder) -> None:
+    savefig = api_unit(
+        "matplotlib.pyplot.savefig",
+        "matplotlib.pyplot.savefig(fname, **kwargs)",
+        "Save the current figure as an image or vector graphic to a file.\n\n"
+        "Save a plot to a PNG file, call signature::\n\n"
+        "```\nsavefig(fname, *, transparent=None, dpi='figure', format=None,\n"
+        "        **kwargs\n       )\n```\n\nFor instance:\n\n"
+        "```\nplt.savefig('plot.png', dpi=300)\n```",
+    )
+    answer = await _answer_from_entry(
+        savefig,
+        Pack("matplotlib", "3.11.2", "installed", "matplotlib", None, "test", ()),
+        "How to save a plot to a PNG file with matplotlib?",
+        embedder,
+    )
+    example = answer.text.split("**Example**", 1)[1]
+    assert "plt.savefig('plot.png', dpi=300)" in example
+    assert "transparent=None" not in example
+
+
 async def test_no_keyword_is_explained_when_the_api_itself_answers(embedder: Embedder) -> None:
     answer = await _requests_answer("How do I send a POST request with requests?", embedder)
     assert not answer.declined

@@ -130,14 +130,24 @@ _CONTINUES = re.compile(
 )
 """Openings of a sentence that leans on the one before it: quoted alone it misleads."""
 _VERSION_NOTE = re.compile(r"^(New in version|Changed in version|Deprecated since version)")
+_SIGNATURE_BLOCK = re.compile(r"^[A-Za-z_][\w.]*\((?:.*,)?\s*[*/]\s*(?:,.*)?\)$", re.DOTALL)
+"""A call form with a bare `*` or `/` among its arguments: a signature (matplotlib's "Call
+signature::" blocks), which no call can be."""
+
+
+def _is_signature(block: str) -> bool:
+    """Whether a code block is a signature written out, not code that runs (`_SIGNATURE_BLOCK`)."""
+    return bool(_SIGNATURE_BLOCK.match(" ".join(block.split())))
+
+
 _FAILS = re.compile(r"^\s*Traceback \(most recent call last\)", re.MULTILINE)
 """An example whose output is an exception: it shows the call failing."""
 _ASKS_ABOUT_FAILURE = re.compile(
-    r"\b(?:errors?|exceptions?|raises?|raising|fails?|failing|traceback)\b|[A-Z]\w*(?:Error|Exception)"
-    r"|에러|오류|예외",
+    r"\b(?:errors?|exceptions?|raises?|raising|fails?|failing|traceback)\b|[A-Z]\w*(?:Error|Exception)",
     re.IGNORECASE,
 )
-"""A question about how a call fails: its failing examples are what it asks to see."""
+"""A question about how a call fails: its failing examples are what it asks to see (a Korean
+question's glossed words included: 오류 reads "error")."""
 _EXCEPTION_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\b")
 
 
@@ -736,7 +746,7 @@ async def _example_for(
     for i, e in enumerate(draft.evidence):
         signatures = "\n".join(_api_parts(e)[0])
         for block in code_blocks(e.content):
-            if block == signatures or addresses_assistant(block):
+            if block == signatures or addresses_assistant(block) or _is_signature(block):
                 continue
             lead_in = _lead_in(e.content, block)
             if i == item or (
