@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import json
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from codeweaver_corpus.packs.build import REPORT_FILE, build_packs, pack_embedding_text
@@ -45,14 +49,27 @@ def tasks_dir(tmp_path: Path) -> Path:
 
 
 def build(
-    target: TargetEnvironment, home: Path, tasks_dir: Path, names: list[str], **options: object
+    target: TargetEnvironment,
+    home: Path,
+    tasks_dir: Path,
+    names: list[str],
+    *,
+    embedded: list[str] | None = None,
+    **options: object,
 ) -> dict[str, object]:
+    """Build packs with the hash embedder; the texts it embeds are added to `embedded`."""
     embedder = HashEmbedder()
+
+    def embed(texts: Sequence[str]) -> Any:
+        if embedded is not None:
+            embedded.extend(texts)
+        return embedder.embed_sync(texts)
+
     report = build_packs(
         target,
         choose(target, names),
         home=home,
-        embed=embedder.embed_sync,
+        embed=embed,
         model_id=embedder.model_id,
         dimension=embedder.dimension,
         tasks_dir=tasks_dir,
@@ -138,6 +155,52 @@ def test_ingesting_again_rebuilds_only_what_changed(
     }
     forced = build(target, tmp_path, tasks_dir, ["tinyg"], force=True)
     assert forced["tiny-google"].status == "built"  # type: ignore[attr-defined]
+
+
+def test_a_rebuild_embeds_only_the_texts_no_earlier_build_embedded(
+    target: TargetEnvironment, tmp_path: Path, tasks_dir: Path
+) -> None:
+    first: list[str] = []
+    build(target, tmp_path, tasks_dir, ["tinylib"], embedded=first)
+    folder = pack_folder(tmp_path, "tinylib", "1.2.0", "hash-256")
+    original = read_index(folder)
+    assert len(first) == len(original.units) + len(original.phrases)
+    # Forced (as after CodeWeaver's reader changed): nothing is embedded again, same vectors.
+    forced: list[str] = []
+    result = build(target, tmp_path, tasks_dir, ["tinylib"], embedded=forced, force=True)
+    assert forced == []
+    assert result["tinylib"].reused == len(first)  # type: ignore[attr-defined]
+    rebuilt = read_index(folder)
+    assert np.array_equal(rebuilt.vectors, original.vectors)
+    assert np.array_equal(rebuilt.task_vectors, original.task_vectors)
+    # A new task phrasing: that one alone.
+    (tasks_dir / "tinylib.txt").write_text(TASKS + "= tinylib.clip\nclamp a number\n")
+    added: list[str] = []
+    build(target, tmp_path, tasks_dir, ["tinylib"], embedded=added)
+    assert added == ["clamp a number"]
+    # An upgrade whose docstrings did not change embeds nothing either.
+    upgraded = dataclasses.replace(target.distributions["tinylib"], version="1.3.0")
+    newer = dataclasses.replace(target, distributions={"tinylib": upgraded})
+    upgrade: list[str] = []
+    build(newer, tmp_path, tasks_dir, ["tinylib"], embedded=upgrade)
+    assert upgrade == []
+    assert pack_folder(tmp_path, "tinylib", "1.3.0", "hash-256").is_dir()
+
+
+def test_a_damaged_record_of_embedded_texts_is_not_trusted(
+    target: TargetEnvironment, tmp_path: Path, tasks_dir: Path
+) -> None:
+    build(target, tmp_path, tasks_dir, ["tinylib"])
+    folder = pack_folder(tmp_path, "tinylib", "1.2.0", "hash-256")
+    record = folder / "embedded.json.gz"
+    texts = json.loads(gzip.decompress(record.read_bytes()))
+    # Texts paired with the wrong vectors would answer with the wrong API: all are embedded anew.
+    texts["units"].reverse()
+    record.write_bytes(gzip.compress(json.dumps(texts).encode()))
+    again: list[str] = []
+    build(target, tmp_path, tasks_dir, ["tinylib"], embedded=again, force=True)
+    index = read_index(folder)
+    assert len(again) == len(index.units) + len(index.phrases)
 
 
 def test_an_upgrade_replaces_the_old_version_of_that_interpreter(

@@ -4,8 +4,10 @@ For each distribution: skip it when its pack is current (same name, version, emb
 extractor version and task file); otherwise extract its units in a worker process
 (`worker.extract_in_worker`), attach its curated tasks (`data/tasks/<dist>.txt`, targets
 resolved through the units' names and aliases; a target the installed version lacks is
-recorded, not fatal), embed units and task phrasings with the operator's embedder in batches,
-and write the pack atomically (`store.write_pack`). Extraction of the next distribution runs
+recorded, not fatal), embed units and task phrasings with the operator's embedder in batches
+(a text an earlier pack of the library embedded with the same model keeps its vector: an
+upgrade or a rebuild embeds only what is new), and write the pack atomically
+(`store.write_pack`). Extraction of the next distribution runs
 while this one is embedded. A distribution that fails is recorded with its reason in the
 report (`last-ingest.json` beside the packs) and the run goes on; only a full disk stops it.
 """
@@ -36,6 +38,7 @@ from codeweaver_corpus.packs.extract import (
 )
 from codeweaver_corpus.packs.store import (
     is_current,
+    known_vectors,
     pack_folder,
     packs_root,
     remove_leftovers,
@@ -83,6 +86,7 @@ class PackResult:
         missing_targets: Task targets the installed version lacks.
         reason: Why it failed, for `failed` and `empty`.
         path: Its pack's folder.
+        reused: Vectors taken from an earlier pack of the library (texts not embedded again).
     """
 
     name: str
@@ -95,6 +99,7 @@ class PackResult:
     missing_targets: list[str] = field(default_factory=list)
     reason: str = ""
     path: Path | None = None
+    reused: int = 0
 
     def as_json(self) -> dict[str, Any]:
         """The result as JSON-ready data."""
@@ -109,6 +114,7 @@ class PackResult:
             "missing_targets": self.missing_targets,
             "reason": self.reason,
             "path": str(self.path) if self.path else None,
+            "reused": self.reused,
         }
 
 
@@ -196,12 +202,29 @@ def _extract(request: Request, seconds: int) -> _Extracted:
     return _Extracted(extraction, None, time.perf_counter() - started)
 
 
-def _embed(embed: Embed, texts: Sequence[str], on_progress: Callable[[int, int], None]) -> Any:
-    chunks = []
-    for start in range(0, len(texts), EMBED_BATCH):
-        chunks.append(np.asarray(embed(texts[start : start + EMBED_BATCH]), dtype=np.float32))
-        on_progress(min(start + EMBED_BATCH, len(texts)), len(texts))
-    return np.concatenate(chunks) if chunks else None
+def _embed(
+    embed: Embed,
+    texts: Sequence[str],
+    on_progress: Callable[[int, int], None],
+    known: dict[str, Any] | None = None,
+) -> tuple[Any, int]:
+    """The texts' vectors, in order, and how many were taken from `known` (not embedded again).
+
+    Each distinct text is embedded once; a text an earlier build embedded (`known`) is not.
+    """
+    known = known or {}
+    missing = [t for t in dict.fromkeys(texts) if t not in known]
+    fresh: dict[str, Any] = {}
+    reused = len(texts) - sum(1 for t in texts if t not in known)
+    on_progress(reused, len(texts))
+    for start in range(0, len(missing), EMBED_BATCH):
+        batch = missing[start : start + EMBED_BATCH]
+        fresh.update(zip(batch, np.asarray(embed(batch), dtype=np.float32), strict=True))
+        on_progress(reused + sum(1 for t in texts if t in fresh), len(texts))
+    if not texts:
+        return None, 0
+    vectors = [fresh[t] if t in fresh else np.asarray(known[t], dtype=np.float32) for t in texts]
+    return np.stack(vectors), reused
 
 
 def build_packs(
@@ -373,8 +396,12 @@ def _build_one(
     def progress(done: int, _: int, offset: int = 0) -> None:
         notify("embed", dist.name, offset + done, total)
 
-    unit_vectors = _embed(embed, texts, progress)
-    task_vectors = _embed(embed, phrases, lambda d, t: progress(d, t, offset=len(texts)))
+    # Texts an earlier pack of this library embedded with this model keep their vectors.
+    known = known_vectors(home, dist.name, model_id)
+    unit_vectors, reused_units = _embed(embed, texts, progress, known)
+    task_vectors, reused_phrases = _embed(
+        embed, phrases, lambda d, t: progress(d, t, offset=len(texts)), known
+    )
     if task_vectors is None:
         task_vectors = np.zeros((0, dimension), dtype=np.float32)
     manifest = {
@@ -392,12 +419,21 @@ def _build_one(
         "docstring_style": extraction.style,
         "embedded_text": "name and the first sentence of the description (120 characters at most)",
         "embedded_phrases": "task phrasings without the library's names",
+        "vectors_reused": reused_units + reused_phrases,
         "tasks_file": tasks_file.name if tasks_file else None,
         "failures": extraction.failures,
         "missing_targets": missing,
         "stats": extraction.stats,
     }
-    write_pack(folder, extraction.units, tasks, unit_vectors, task_vectors, manifest)
+    write_pack(
+        folder,
+        extraction.units,
+        tasks,
+        unit_vectors,
+        task_vectors,
+        manifest,
+        embedded={"units": texts, "phrases": phrases},
+    )
     remove_superseded(home, folder, manifest)
     return PackResult(
         dist.name,
@@ -409,6 +445,7 @@ def _build_one(
         failures=extraction.failures,
         missing_targets=missing,
         path=folder,
+        reused=reused_units + reused_phrases,
     )
 
 

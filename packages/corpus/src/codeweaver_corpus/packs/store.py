@@ -12,6 +12,7 @@ reader sees the old pack or the new one, never half of either; an interrupted bu
 from __future__ import annotations
 
 import errno
+import gzip
 import json
 import os
 import re
@@ -28,10 +29,19 @@ from codeweaver_corpus.packs.environment import normalized
 from codeweaver_corpus.pydocs.build import write_pack_files
 from codeweaver_corpus.pydocs.tasks import Task
 from codeweaver_engine.packs import BUNDLED_PACK, DOCS_VERSION
-from codeweaver_engine.packs.format import FORMAT_VERSION, MANIFEST_FILE
+from codeweaver_engine.packs.format import (
+    FORMAT_VERSION,
+    MANIFEST_FILE,
+    TASK_VECTORS_FILE,
+    VECTORS_FILE,
+    sha256_of,
+)
 from codeweaver_engine.packs.units import DocUnit
 
 PACKS_FOLDER = "packs"
+EMBEDDED_FILE = "embedded.json.gz"
+"""The texts a pack's vectors encode, in order (`units`, `phrases`): a later build of the same
+library with the same model takes the vector of a text it has already embedded from here."""
 _BUILDING = ".building-"
 _REPLACED = ".replaced-"
 
@@ -125,8 +135,13 @@ def write_pack(
     unit_vectors: np.ndarray,
     task_vectors: np.ndarray,
     manifest: Mapping[str, Any],
+    *,
+    embedded: Mapping[str, Sequence[str]] | None = None,
 ) -> dict[str, Any]:
     """Write a pack into `folder` atomically (replacing what is there); returns its manifest.
+
+    `embedded` (the texts of the unit vectors and of the phrase vectors, `units` and `phrases`)
+    is kept beside them (`EMBEDDED_FILE`) for the next build to reuse (`known_vectors`).
 
     Raises:
         NoSpaceLeft: the disk is full (nothing is left behind).
@@ -136,6 +151,12 @@ def write_pack(
     building = Path(tempfile.mkdtemp(prefix=f"{_BUILDING}{folder.name}-", dir=root))
     try:
         files = write_pack_files(building, units, tasks, unit_vectors, task_vectors)
+        if embedded is not None:
+            payload = {"units": list(embedded["units"]), "phrases": list(embedded["phrases"])}
+            # mtime=0: the same texts give the same bytes.
+            with gzip.GzipFile(building / EMBEDDED_FILE, "wb", mtime=0) as handle:
+                handle.write(json.dumps(payload, ensure_ascii=False).encode("utf-8"))
+            files[EMBEDDED_FILE] = sha256_of(building / EMBEDDED_FILE)
         written = {
             "format": FORMAT_VERSION,
             **manifest,
@@ -198,6 +219,38 @@ def remove_superseded(home: Path, current: Path, manifest: Mapping[str, Any]) ->
             shutil.rmtree(folder, ignore_errors=True)
             removed.append(folder)
     return removed
+
+
+def known_vectors(home: Path, name: str, model_id: str) -> dict[str, np.ndarray]:
+    """The vectors a distribution's packs already hold, by the text they encode.
+
+    Every pack of the distribution built with `model_id` (any version, any interpreter) that
+    kept its texts (`EMBEDDED_FILE`): an upgraded library, a rebuild after CodeWeaver's reader
+    changed, or `--force` embeds only the texts no earlier build embedded. A pack that cannot be
+    read is passed over (it is rebuilt, not trusted).
+    """
+    known: dict[str, np.ndarray] = {}
+    for folder, manifest in installed_packs(home):
+        if (
+            manifest.get("source") != "installed"
+            or normalized(str(manifest.get("name", ""))) != normalized(name)
+            or manifest.get("embedding_model") != model_id
+            or EMBEDDED_FILE not in (manifest.get("files") or {})
+        ):
+            continue
+        try:
+            if sha256_of(folder / EMBEDDED_FILE) != manifest["files"][EMBEDDED_FILE]:
+                continue
+            with gzip.open(folder / EMBEDDED_FILE, "rt", encoding="utf-8") as handle:
+                texts = json.load(handle)
+            for key, vectors_file in (("units", VECTORS_FILE), ("phrases", TASK_VECTORS_FILE)):
+                vectors = np.load(folder / vectors_file)
+                if vectors.ndim != 2 or len(vectors) != len(texts[key]):
+                    continue
+                known.update(zip(texts[key], vectors, strict=True))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return known
 
 
 def installed_packs(home: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
