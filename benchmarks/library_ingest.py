@@ -2,12 +2,15 @@
 
     scripts/library_env.sh /tmp/library-env          # the pinned ten libraries (downloads)
     uv run python benchmarks/library_ingest.py /tmp/library-env/bin/python [--packages a,b]
+    uv run python benchmarks/library_ingest.py /tmp/library-env/bin/python --home H --force
 
 Runs the command in a new process with a scratch data directory (every pack is built, none
-is reused), then prints each library's units, wall time and processor time (its worker, the
-inspecting process and its embedding) from the ingest report, and the whole run's wall time
-and processor time (the command and every process it started). On a shared machine the wall
-time depends on the other work; the processor time much less.
+is reused; with `--home` and `--force`, every pack of that directory is rebuilt, taking the
+vectors of texts it already embedded), then prints each library's units, vectors reused, wall
+time and processor time (its worker, the inspecting process and its embedding) from the ingest
+report, and the whole run's wall time and processor time (the command and every process it
+started). On a shared machine the wall time depends on the other work; the processor time
+much less.
 """
 
 from __future__ import annotations
@@ -30,6 +33,11 @@ def main() -> int:
     parser.add_argument("python", type=Path, help="the environment's interpreter")
     parser.add_argument("--packages", help="only these libraries (comma-separated)")
     parser.add_argument("--home", type=Path, help="data directory to build into (kept)")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="rebuild packs that are current (with --home: a rebuild, which reuses their vectors)",
+    )
     args = parser.parse_args()
     home = args.home or Path(tempfile.mkdtemp(prefix="codeweaver-ingest-bench-"))
     command = [
@@ -44,6 +52,8 @@ def main() -> int:
     ]
     if args.packages:
         command += ["--packages", args.packages]
+    if args.force:
+        command.append("--force")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     completed = subprocess.run(command, check=False, env={**os.environ, "COLUMNS": "120"})
@@ -51,11 +61,14 @@ def main() -> int:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     report = json.loads((home / "packs" / REPORT_FILE).read_text(encoding="utf-8"))
-    print(f"\n{'library':22} {'version':>16} {'status':>9} {'units':>6} {'wall s':>7} {'cpu s':>7}")
+    print(
+        f"\n{'library':22} {'version':>16} {'status':>9} {'units':>6} {'reused':>6} "
+        f"{'wall s':>7} {'cpu s':>7}"
+    )
     for row in sorted(report["results"], key=lambda r: -r["cpu_seconds"]):
         print(
             f"{row['name']:22} {row['version']:>16} {row['status']:>9} {row['units']:>6} "
-            f"{row['seconds']:>7.1f} {row['cpu_seconds']:>7.1f}"
+            f"{row.get('reused', 0):>6} {row['seconds']:>7.1f} {row['cpu_seconds']:>7.1f}"
         )
     units = sum(row["units"] for row in report["results"])
     print(
