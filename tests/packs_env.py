@@ -394,8 +394,11 @@ def _write_distribution(
         (info / "top_level.txt").write_text("\n".join(top_level) + "\n", encoding="utf-8")
 
 
-def make_environment(folder: Path) -> Environment:
-    """A virtualenv in `folder` with the made-up libraries installed."""
+def make_environment(
+    folder: Path, *, extra: dict[str, tuple[str, dict[str, str]]] | None = None
+) -> Environment:
+    """A virtualenv in `folder` with the made-up libraries installed (and `extra`'s: name to
+    version and files)."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
     python = folder / "bin" / "python"
     site = Path(
@@ -412,6 +415,8 @@ def make_environment(folder: Path) -> Environment:
     _write_distribution(site, "tiny-google", "0.3.0", TINYG, top_level=None)
     _write_distribution(site, "tinysphinx", "2.0", TINYSPHINX, top_level=["tinysphinx"])
     _write_distribution(site, "crashlib", "0.1", CRASHLIB, top_level=["crashlib"])
+    for name, (version, files) in (extra or {}).items():
+        _write_distribution(site, name, version, files, top_level=[name])
     return Environment(root=folder, python=python, site_packages=site)
 
 

@@ -315,3 +315,36 @@ def test_a_worker_past_its_time_limit_fails_alone(target: TargetEnvironment) -> 
     request = request_for(target, "tinylib", module_seconds=300)
     with pytest.raises(ExtractionFailed, match="timed out after 3 s"):
         extract_in_worker(request, seconds=3)
+
+
+ALIASLIB = {
+    "aliaslib/__init__.py": '''
+        """Scalar types made at run time under several names, listed in a set's order."""
+
+        def _bits(self):
+            """Count the 1-bits."""
+            return 0
+
+        Number = type("Number", (), {"bit_count": _bits, "__doc__": "A made-up scalar."})
+        byte = short = intc = long = int8 = int16 = int32 = int64 = Number
+        # numpy builds its `__all__` from sets: its order is the interpreter's hash seed's.
+        __all__ = list({"Number", "byte", "short", "intc", "long", "int8", "int16", "int32"})
+        ''',
+}
+
+
+def test_a_library_read_twice_gives_the_same_units_whatever_the_hash_seed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same install must give the same pack: a rebuild reuses vectors by text, and an
+    answer names an API by the unit's name."""
+    env = make_environment(tmp_path / "venv", extra={"aliaslib": ("0.1", ALIASLIB)})
+    target = probe(env.python)
+    names = []
+    for seed in ("1", "2", "3", "4"):
+        # The inspecting process inherits the environment: a user's PYTHONHASHSEED included.
+        monkeypatch.setenv("PYTHONHASHSEED", seed)
+        extraction = extract(request_for(target, "aliaslib", module_seconds=5))
+        names.append(sorted(unit.name for unit in extraction.units))
+    assert "aliaslib.Number" in names[0]
+    assert all(found == names[0] for found in names)

@@ -656,6 +656,11 @@ def _run_limited(command: list[str], *, seconds: int, cwd: str) -> str:
         if key not in ("PYTHONHOME", "PYTHONSTARTUP", "PYTHONINSPECT", "DISPLAY")
     }
     env.update(
+        # A library may list its names in a set's order (numpy's `__all__`): the first name of
+        # an object found is the one its members are walked under (`numpy.single.bit_count` or
+        # `numpy.float32.bit_count`), so the same install read twice gave two packs. One seed,
+        # one order.
+        PYTHONHASHSEED="0",
         PYTHONDONTWRITEBYTECODE="1",
         PYTHONWARNINGS="ignore",
         MPLBACKEND="Agg",
