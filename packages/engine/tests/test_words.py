@@ -249,6 +249,8 @@ def test_rst_roles_as_plain_text() -> None:
         ),
         ("The `~matplotlib.axes.Axes` class.", "The `Axes` class."),
         ("call `.pyplot.close` on the figures", "call `pyplot.close` on the figures"),
+        ("The `_orm.Session` is not safe", "The `Session` is not safe"),
+        ("see `_sql.Select.where`", "see `Select.where`"),
         # Code that looks alike stays code: an inversion, an accessor, a plain name.
         ("select with `~mask`", "select with `~mask`"),
         ("the `.str` accessor", "the `.str` accessor"),

@@ -54,6 +54,7 @@ def rst_roles(text: str, *, code: bool = True) -> str:
 
 _DEFAULT_ROLE_NAME = re.compile(
     r"`~\.?((?:[A-Za-z_]\w*\.)*)([A-Za-z_]\w*)`|`\.([A-Za-z_]\w*(?:\.\w+)+)`"
+    r"|`_[a-z]+\.([A-Za-z_]\w*(?:\.\w+)*)`"
 )
 """A name in the default role's single backquotes, marked as only a cross-reference is:
 `~matplotlib.axes.Axes` (shown as its last part), `.pyplot.close` (a lookup from here)."""
@@ -65,11 +66,15 @@ def default_role_names(text: str) -> str:
     Libraries that set Sphinx's `default_role` (matplotlib: `obj`) write `~.Figure.savefig` and
     `.pyplot.close` in plain backquotes; shown as written, a reader sees the lookup marks
     ("passed to the ~.FigureCanvasBase.new_manager method"). Sphinx shows `savefig` and
-    `pyplot.close`. Code spans that are code stay: `~mask` (no dot) is Python's inversion and
-    `.str` (one part) is how pandas names an accessor.
+    `pyplot.close`. SQLAlchemy's names carry the module they are looked up in
+    (`_orm.Session`, `_sql.select`), which its documentation shows without: `Session`. Code
+    spans that are code stay: `~mask` (no dot) is Python's inversion and `.str` (one part) is
+    how pandas names an accessor.
     """
 
     def shown(match: re.Match[str]) -> str:
+        if match.group(4) is not None:
+            return f"`{match.group(4)}`"
         if match.group(3) is not None:
             return f"`{match.group(3)}`"
         if not match.group(1):
