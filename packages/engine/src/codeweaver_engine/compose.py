@@ -143,11 +143,11 @@ def _is_signature(block: str) -> bool:
 _FAILS = re.compile(r"^\s*Traceback \(most recent call last\)", re.MULTILINE)
 """An example whose output is an exception: it shows the call failing."""
 _ASKS_ABOUT_FAILURE = re.compile(
-    r"\b(?:errors?|exceptions?|raises?|raising|fails?|failing|traceback)\b|[A-Z]\w*(?:Error|Exception)",
-    re.IGNORECASE,
+    r"\b(?:errors?|exceptions?|raises?|raising|fails?|failing|traceback)\b", re.IGNORECASE
 )
-"""A question about how a call fails: its failing examples are what it asks to see (a Korean
-question's glossed words included: 오류 reads "error")."""
+"""A question about how a call fails (these words, or an exception's name: `_EXCEPTION_NAME`):
+its failing examples are what it asks to see (a Korean question's glossed words included: 오류
+reads "error")."""
 _EXCEPTION_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\b")
 
 
@@ -761,7 +761,7 @@ async def _example_for(
     if keyword is not None:
         passing = re.compile(rf"\b{re.escape(keyword)}\s*=")
         pool = [c for c in pool if passing.search(c[1])] or pool
-    if not _ASKS_ABOUT_FAILURE.search(draft.basis):
+    if not (_ASKS_ABOUT_FAILURE.search(draft.basis) or _EXCEPTION_NAME.search(draft.basis)):
         # Docstrings also show how a call fails (`merge` with overlapping columns: "Traceback
         # ... ValueError"): shown to someone asking how to do it, that reads as the answer.
         pool = [c for c in pool if not _FAILS.search(c[1])] or pool
