@@ -6,6 +6,7 @@ ones would need a download, and these exercise each case on purpose.
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -315,6 +316,19 @@ def test_a_worker_past_its_time_limit_fails_alone(target: TargetEnvironment) -> 
     request = request_for(target, "tinylib", module_seconds=300)
     with pytest.raises(ExtractionFailed, match="timed out after 3 s"):
         extract_in_worker(request, seconds=3)
+
+
+def test_a_worker_killed_at_its_time_limit_leaves_no_temporary_files(
+    target: TargetEnvironment, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The worker is killed while its inspecting process hangs in tinylib.slow: the folder it
+    # made for that process's request and report must not stay behind in the temporary folder.
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    request = request_for(target, "tinylib", module_seconds=300)
+    with pytest.raises(ExtractionFailed, match="timed out after 3 s"):
+        extract_in_worker(request, seconds=3)
+    assert list(tmp_path.iterdir()) == []
 
 
 ALIASLIB = {

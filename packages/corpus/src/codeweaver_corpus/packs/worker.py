@@ -5,7 +5,8 @@ interpreter: the request goes in on standard input, the extraction comes back as
 standard output. The worker limits its own address space (`RLIMIT_AS`, soft limit only, so the
 inspecting process it starts may set its own) and the caller kills its whole session after a
 time limit. A worker that runs out of memory, crashes, or takes too long is a failure with its
-reason (`ExtractionFailed`), for that distribution alone.
+reason (`ExtractionFailed`), for that distribution alone; what it left in its temporary folder
+is removed all the same.
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ def extract_in_worker(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
+            # Its temporary files (the inspecting process's request and report) go in `folder`,
+            # which is removed here even when the worker is killed.
+            env={**os.environ, "TMPDIR": folder},
         ) as process,
     ):
         try:
