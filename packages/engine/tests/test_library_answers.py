@@ -12,6 +12,7 @@ from codeweaver_engine.compose import (
     LIBRARY_FLOOR_OFFSET,
     RELEVANCE_FLOOR,
     Libraries,
+    axis_asked,
     extractive_answer,
     floor_for,
     parameters,
@@ -391,7 +392,7 @@ async def test_the_keyword_that_does_what_is_asked_is_explained_with_its_example
     certificate = await _requests_answer(
         "How do I skip the TLS certificate check with requests post?", embedder
     )
-    assert "`verify=False` (bool or str)" in certificate.text
+    assert "`post(verify=False)` (bool or str)" in certificate.text
 
 
 async def test_a_second_keyword_explains_what_the_first_leaves(embedder: Embedder) -> None:
@@ -594,6 +595,67 @@ async def test_no_keyword_is_explained_when_the_api_itself_answers(embedder: Emb
     answer = await _requests_answer("How do I send a POST request with requests?", embedder)
     assert not answer.declined
     assert "=` " not in answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "axis"),
+    [
+        ("First non-null value per row from a list of Pandas columns", "1"),
+        ("Pandas DataFrame: replacing NaN with the row average", "1"),
+        ("row-wise maximum of a 2D numpy array", "1"),
+        ("mean across columns of a dataframe", "1"),
+        ("How do I put two DataFrames side by side?", "1"),
+        ("sum of each column of a numpy array", "0"),
+        ("stack two arrays vertically", "0"),
+        ("How do I drop rows with NaN values?", None),
+        ("Get unique rows from a 2D numpy array", None),
+        ("the largest value of each row and of each column", None),
+    ],
+)
+def test_the_axis_a_question_asks_for(question: str, axis: str | None) -> None:
+    assert axis_asked(question) == axis
+
+
+BFILL = api_unit(
+    "pandas.DataFrame.bfill",
+    "pandas.DataFrame.bfill(*, axis=None, inplace=False, limit=None)",
+    "Fill NA/NaN values by using the next valid observation to fill the gap.\n\n"
+    "**Parameters**\n\n"
+    "- `axis` ({0 or 'index', 1 or 'columns'}): Axis along which to fill missing values.\n"
+    "- `inplace` (bool, default False): If True, fill in-place. Note: this will modify any "
+    "other views on this object (e.g., a no-copy slice for a column in a DataFrame).\n"
+    "- `limit` (int, default None): The maximum number of entries to fill.",
+    directive="method",
+    examples=[">>> df.bfill(axis='columns')", ">>> df.bfill(limit=1)"],
+)
+
+
+async def test_a_question_per_row_is_shown_the_axis_that_does_it(embedder: Embedder) -> None:
+    per_row = await _answer_from_entry(
+        BFILL, PANDAS, "First non-null value per row from a list of pandas columns", embedder
+    )
+    assert "`bfill(axis=1)` ({0 or 'index', 1 or 'columns'}) — Axis along which" in per_row.text
+    assert "`inplace=" not in per_row.text
+    per_column = await _answer_from_entry(
+        BFILL, PANDAS, "pandas: fill NaN with the next value in each column", embedder
+    )
+    assert "`bfill(axis=0)`" in per_column.text
+    # The example is of the axis the answer gives, or of none.
+    assert ">>> df.bfill(axis='columns')" in per_row.text
+    assert "df.bfill(limit=1)" in per_column.text
+    assert "axis='columns'" not in per_column.text
+    # A plot's axis is not a table's.
+    grid = api_unit(
+        "matplotlib.axes.Axes.grid",
+        "matplotlib.axes.Axes.grid(visible=None, which='major', axis='both', **kwargs)",
+        "Configure the grid lines.\n\n**Parameters**\n\n"
+        "- `axis` ({'both', 'x', 'y'}, default: 'both'): The axis to apply the changes on.",
+    )
+    matplotlib = Pack("matplotlib", "3.11.2", "installed", "matplotlib", None, "test")
+    lines = await _answer_from_entry(
+        grid, matplotlib, "matplotlib: grid lines for each row of subplots", embedder
+    )
+    assert "axis=1" not in lines.text
 
 
 def test_a_boolean_keyword_is_shown_switched_from_the_default_its_library_states() -> None:

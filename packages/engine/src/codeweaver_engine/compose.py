@@ -550,20 +550,28 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
         out += ["", " ".join([*lead, *more]) + f" {mark}"]
     explained = " ".join([api.replace(".", " "), *lead, *more])
     keywords: list[str] = []
+    values: list[str | None] = []
     for _ in range(MAX_PARAMETERS):
         parameter = await _parameter_for(draft, description, explained=explained, shown=keywords)
         if parameter is None:
             break
         name, kind, text = parameter
         value = switched_value(name, kind, description, signatures)
-        shown = f"`{name}={value or ''}`" + (f" ({kind})" if kind else "")
+        if name == "axis":
+            value = axis_asked(draft.basis)
+        # A keyword with the value the question needs is shown as the call to write.
+        call = f"{_short_name(api)}({name}={value})" if value else f"{name}="
+        shown = f"`{call}`" + (f" ({kind})" if kind else "")
         out += ["", f"{shown} — {text} {mark}"]
         keywords.append(name)
+        values.append(value)
         # A second keyword only for what the first leaves unexplained ("send a file and JSON
         # in one request": `files=` and `json=`).
         spelled = " ".join(_spelled_by(name, _stems(draft.basis)))
         explained = f"{explained} {name.replace('_', ' ')} {spelled} {text}"
-    example = await _example_for(draft, item, api, keyword=keywords[0] if keywords else None)
+    example = await _example_for(
+        draft, item, api, keyword=(keywords[0], values[0]) if keywords else None
+    )
     if example is not None:
         where, block = example
         out += ["", f"**{said['example']}** {draft.cites.cite(where)}", "```python", block, "```"]
@@ -676,6 +684,12 @@ async def _parameter_for(
     ]
     if not listed:
         return None
+    if "axis" not in shown and axis_asked(draft.basis) is not None:
+        # "Per row" is the axis, whatever words its description shares with the question.
+        axis = next((entry for entry in listed if entry[0] == "axis"), None)
+        # pandas' and NumPy's axis, not a plot's (`grid(axis="y")`).
+        if axis is not None and _ARRAY_AXIS.search(f"{axis[1]} {axis[2]}"):
+            return axis[0], axis[1], _quoted(axis[2])
     unexplained = _stems(draft.basis) - _stems(explained) - _stems(" ".join(_GENERIC_WORDS))
     spelled = [_spelled_by(name, unexplained) for name, _, _ in listed]
     texts = [
@@ -703,9 +717,47 @@ async def _parameter_for(
         ),
     )
     name, kind, text = listed[relevant[best]]
+    return name, kind, _quoted(text)
+
+
+def _quoted(text: str) -> str:
     words = plain(text).split()
-    quoted = " ".join(words[:PARAMETER_WORDS]) + (" ..." if len(words) > PARAMETER_WORDS else "")
-    return name, kind, quoted
+    return " ".join(words[:PARAMETER_WORDS]) + (" ..." if len(words) > PARAMETER_WORDS else "")
+
+
+_EACH = r"(?:per|each|every|by|(?:for|in|of|within|along) (?:each|every|the))"
+_OTHER_WAYS = {"row": "column", "column": "row"}
+_AXIS_ASKED = {
+    value: re.compile(
+        rf"\b{_EACH}\s+{line}s?\b|\b{line}[- ]?wise\b"
+        rf"|\b{line}\s+(?:mean|average|sum|total|max(?:imum)?|min(?:imum)?|median)s?\b"
+        rf"|\bacross (?:the |all )?(?:the )?{_OTHER_WAYS[line]}s\b|{extra}",
+        re.IGNORECASE,
+    )
+    for value, line, extra in (
+        ("1", "row", r"\bhorizontally\b|\bside by side\b|\bnext to each other\b"),
+        ("0", "column", r"\bvertically\b|\bon top of each other\b"),
+    )
+}
+"""What a question about a table or an array asks of its axis: `axis=1` works along each row ("the
+first non-null value per row", "row average", "across columns", two frames "side by side"),
+`axis=0` along each column."""
+
+
+_ARRAY_AXIS = re.compile(r"\bint\b|\bindex\b|\bcolumns\b|\balong\b", re.IGNORECASE)
+
+
+_VALUE_SPELLINGS = {("axis", "1"): {"1", "columns"}, ("axis", "0"): {"0", "index"}}
+"""Other ways of writing a keyword's value: pandas takes `axis="columns"` for `axis=1`."""
+
+
+def axis_asked(question: str) -> str | None:
+    """The `axis=` value a question asks for ("1" for each row, "0" for each column), or None.
+
+    A question that reads both ways ("each row of each column") asks for neither.
+    """
+    found = [value for value, pattern in _AXIS_ASKED.items() if pattern.search(question)]
+    return found[0] if len(found) == 1 else None
 
 
 def _spelled_by(name: str, asked: set[str]) -> list[str]:
@@ -729,11 +781,13 @@ def _name_coverage(name: str, spelled: Sequence[str]) -> float:
 
 
 async def _example_for(
-    draft: _Draft, item: int, api: str, *, keyword: str | None = None
+    draft: _Draft, item: int, api: str, *, keyword: tuple[str, str | None] | None = None
 ) -> tuple[int, str] | None:
     """A code block that uses the API: from its own entry first, else from other evidence.
 
-    With a `keyword` the answer explains, a block that passes it (`dpi=`) is preferred.
+    With a `keyword` the answer explains, a block that passes it (`dpi=`) is preferred; with
+    the value the answer gives it (`axis=1`), a block that passes that value, else one that does
+    not pass the keyword: `df.count(axis="columns")` is no example of counting per column.
     """
     form = _call_form(draft.evidence[item], api)
     # Another item's code that calls the API shows it in use when the prose introducing it names
@@ -759,8 +813,17 @@ async def _example_for(
     in_entry = [c for c in candidates if c[0] == item]
     pool = [c for c in in_entry if _uses(c[1], form)] or in_entry or candidates
     if keyword is not None:
-        passing = re.compile(rf"\b{re.escape(keyword)}\s*=")
-        pool = [c for c in pool if passing.search(c[1])] or pool
+        name, value = keyword
+        passing = re.compile(rf"\b{re.escape(name)}\s*=\s*([^,)\s]+)")
+        if value is None:
+            pool = [c for c in pool if passing.search(c[1])] or pool
+        else:
+            spelled = _VALUE_SPELLINGS.get((name, value), {value})
+            pool = (
+                [c for c in pool if {m.strip("'\"") for m in passing.findall(c[1])} & spelled]
+                or [c for c in pool if not passing.search(c[1])]
+                or pool
+            )
     if not (_ASKS_ABOUT_FAILURE.search(draft.basis) or _EXCEPTION_NAME.search(draft.basis)):
         # Docstrings also show how a call fails (`merge` with overlapping columns: "Traceback
         # ... ValueError"): shown to someone asking how to do it, that reads as the answer.
