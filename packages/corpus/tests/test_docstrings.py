@@ -8,7 +8,7 @@ from pathlib import Path
 from griffe import Parser
 
 from codeweaver_corpus.packs.docstrings import module_summary, render_docstring
-from codeweaver_corpus.packs.extract import EXTRACTOR_VERSION, reader_digest
+from codeweaver_corpus.packs.extract import EXTRACTOR_VERSION, reader_digest, reader_imports
 
 
 def test_a_module_title_is_not_part_of_its_summary() -> None:
@@ -66,6 +66,34 @@ def test_reST_field_markers_do_not_show_in_the_prose() -> None:
     assert ":kwargs:" not in rendered.text
 
 
+def test_google_examples_written_as_plain_code_are_code_blocks() -> None:
+    # Selenium's examples are code under the title, with no `>>>` and no `::` block.
+    click = (
+        'Clicks the element.\n\nExample:\n    element = driver.find_element(By.ID, "foo")\n'
+        "    element.click()"
+    )
+    rendered = render_docstring(click, name="click", style=Parser.google)
+    assert rendered.examples == ['element = driver.find_element(By.ID, "foo")\nelement.click()']
+    assert '```\nelement = driver.find_element(By.ID, "foo")\nelement.click()\n```' in rendered.text
+    assert "Example: element" not in rendered.text
+    send_keys = (
+        "Simulates typing into the element.\n\nExamples:\n    To send a simple key event::\n\n"
+        '    field = driver.find_element(By.NAME, "username")\n    field.send_keys("admin")\n\n'
+        "    For example:\n\n    # a comment alone is not code\n"
+    )
+    rendered = render_docstring(send_keys, name="send_keys", style=Parser.google)
+    assert rendered.examples == [
+        'field = driver.find_element(By.NAME, "username")\nfield.send_keys("admin")'
+    ]
+    assert "To send a simple key event:\n" in rendered.text
+    assert "::" not in rendered.text
+    assert "```\nFor example:" not in rendered.text
+    literal = "Find an element.\n\nExample:\n    `element = driver.find_element(By.ID, 'foo')`"
+    rendered = render_docstring(literal, name="find_element", style=Parser.google)
+    assert rendered.examples == ["element = driver.find_element(By.ID, 'foo')"]
+    assert "```\n# a comment" not in rendered.text
+
+
 def test_packs_rebuild_when_the_reader_changes(tmp_path: Path) -> None:
     """The manifest's extractor version follows every file of the reader, so no edit is missed."""
     reader = Path(render_docstring.__code__.co_filename).parent
@@ -75,3 +103,26 @@ def test_packs_rebuild_when_the_reader_changes(tmp_path: Path) -> None:
     docstrings = copy / "docstrings.py"
     docstrings.write_text(docstrings.read_text() + "\n# read differently\n")
     assert reader_digest(copy) != EXTRACTOR_VERSION
+
+
+def test_the_reader_s_version_follows_the_modules_it_reads_with() -> None:
+    """Docstrings go through `pydocs.rst` and `codeweaver_engine.markup`: edits there count."""
+    reader = Path(render_docstring.__code__.co_filename).parent
+    imported = {(p.parent.name, p.name) for p in reader_imports(reader)}
+    assert {("pydocs", "rst.py"), ("codeweaver_engine", "markup.py"), ("language", "prose.py")} <= (
+        imported
+    )
+
+
+def test_a_reader_s_imports_are_followed_from_module_to_module(tmp_path: Path) -> None:
+    (tmp_path / "reader.py").write_text(
+        "from codeweaver_corpus.pydocs.rst import render\nimport json\n", encoding="utf-8"
+    )
+    names = [p.name for p in reader_imports(tmp_path)]
+    # rst.py imports the engine's markup; neither the standard library nor a class is a file.
+    assert "rst.py" in names
+    assert "markup.py" in names
+    assert "json.py" not in names
+    before = reader_digest(tmp_path)
+    (tmp_path / "reader.py").write_text("import json\n", encoding="utf-8")
+    assert reader_digest(tmp_path) != before

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
+import textwrap
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from griffe import (
 )
 
 from codeweaver_corpus.pydocs.rst import inline, render
+from codeweaver_engine.language.prose import is_code_line
 from codeweaver_engine.packs.units import first_sentence
 
 STYLES = (Parser.numpy, Parser.google, Parser.sphinx)
@@ -316,6 +318,13 @@ def _see_also(text: str) -> list[str]:
     return items
 
 
+_STATEMENT = re.compile(r"^\s*[^#\s].*[(=]")
+"""A line of code that does something (a call, an assignment), not a comment or "For example:"."""
+_LITERAL = re.compile(r"^(\s*)``?(.+?)``?\s*$")
+_EXAMPLE_TITLES = frozenset({"example", "examples", "usage", "example usage"})
+"""Google-style section titles griffe reads as admonitions that are examples (`Example:`)."""
+
+
 def _examples(value: Sequence[tuple[DocstringSectionKind, str]]) -> tuple[list[str], list[str]]:
     """An Examples section's Markdown lines and its code blocks, within the limits."""
     lines: list[str] = []
@@ -330,7 +339,7 @@ def _examples(value: Sequence[tuple[DocstringSectionKind, str]]) -> tuple[list[s
             size += len(code)
             lines += ["```", code, "```", ""]
         else:
-            markdown, found = _markdown(text)
+            markdown, found = _prose_and_code(text)
             for code in found:
                 if len(blocks) < EXAMPLE_BLOCKS and size + len(code) <= EXAMPLE_CHARS:
                     blocks.append(code)
@@ -338,6 +347,44 @@ def _examples(value: Sequence[tuple[DocstringSectionKind, str]]) -> tuple[list[s
             if markdown:
                 lines += [markdown, ""]
     return lines, blocks
+
+
+def _prose_and_code(text: str) -> tuple[str, list[str]]:
+    """An example's text as Markdown, and its code blocks: code written without `>>>` or `::`.
+
+    Google-style examples are often plain code under the section's title (Selenium's
+    `Example:` then `element = driver.find_element(By.ID, "foo")` and `element.click()`);
+    read as reST, those lines run together into one paragraph of prose. A paragraph whose
+    lines all read as code (`is_code_line`, comments included) is a code block; the prose
+    around it ("To send a simple key event::") is read as reST.
+    """
+    parts: list[str] = []
+    blocks: list[str] = []
+    prose: list[str] = []
+
+    def flush() -> None:
+        if prose:
+            markdown, found = _markdown("\n\n".join(prose))
+            parts.append(markdown)
+            blocks.extend(found)
+            prose.clear()
+
+    for paragraph in re.split(r"\n[ \t]*\n", text.strip("\n")):
+        # Written as a reST literal (``x = f()`` or `x = f()`), a line's code is what is inside.
+        lines = [_LITERAL.sub(r"\1\2", line) for line in paragraph.splitlines() if line.strip()]
+        if (
+            lines
+            and all(is_code_line(line) for line in lines)
+            and any(_STATEMENT.search(line) for line in lines)
+        ):
+            flush()
+            code = textwrap.dedent("\n".join(lines))
+            blocks.append(code)
+            parts.append(f"```\n{code}\n```")
+        elif lines:
+            prose.append(re.sub(r"::[ \t]*$", ":", paragraph.rstrip(), flags=re.MULTILINE))
+    flush()
+    return "\n\n".join(part for part in parts if part), blocks
 
 
 def render_docstring(text: str, *, name: str, style: Parser) -> Rendered:
@@ -392,6 +439,10 @@ def render_docstring(text: str, *, name: str, style: Parser) -> Rendered:
                 continue
             if str(value.kind) == "see-also" or title.lower() == "see also":
                 out += ["**See also**", "", *_see_also(value.description), ""]
+            elif title.lower() in _EXAMPLE_TITLES:
+                lines, blocks = _examples([(DocstringSectionKind.text, value.description)])
+                out += ["**Examples**", "", *lines] if lines else []
+                examples += blocks
             elif title.lower() == "notes":
                 out += ["**Notes**", "", _flat(value.description, NOTES_CHARS), ""]
             else:

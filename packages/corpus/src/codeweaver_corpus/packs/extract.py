@@ -30,8 +30,10 @@ behind a hidden step are kept only with a docstring, attributes only with a docs
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
+import importlib.util
 import json
 import logging
 import os
@@ -70,19 +72,75 @@ from codeweaver_corpus.packs.docstrings import (
 from codeweaver_corpus.packs.interpreter import INSPECT_SCRIPT
 from codeweaver_engine.packs.units import DocUnit
 
+READER_PACKAGE = "codeweaver_corpus.packs"
+"""The reader's own package: its modules are the reader's folder's files."""
+
+
+def reader_imports(folder: Path, package: str = READER_PACKAGE) -> list[Path]:
+    """The source files of the CodeWeaver modules outside `package` that `folder`'s modules import.
+
+    Followed from module to module: the reader's docstrings go through `pydocs.rst`, which
+    reads roles with `codeweaver_engine.markup`; an edit there reads packages differently as
+    surely as an edit in `folder` does.
+    """
+    seen: set[Path] = set()
+    found: list[Path] = []
+    todo = sorted(folder.rglob("*.py"))
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        if not path.is_relative_to(folder):
+            found.append(path)  # the folder's own files are digested as the folder's
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            todo += [
+                source
+                for name in names
+                if not (name == package or name.startswith(f"{package}."))
+                and (source := _source_of(name)) is not None
+            ]
+    return sorted(found)
+
+
+def _source_of(name: str) -> Path | None:
+    """A CodeWeaver module's source file; None for anything else (a class, another package)."""
+    if not name.startswith("codeweaver"):
+        return None
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):  # a name imported from a module, not a module
+        return None
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return None
+    return Path(spec.origin)
+
 
 def reader_digest(folder: Path) -> str:
-    """A digest of every Python file of a pack reader's folder (`codeweaver_corpus/packs/`)."""
+    """A digest of a pack reader's code: its folder's and the modules it imports' files.
+
+    The folder is `codeweaver_corpus/packs/`; the modules are `reader_imports(folder)`.
+    """
     digest = hashlib.sha256()
     for path in sorted(folder.rglob("*.py")):
         digest.update(path.relative_to(folder).as_posix().encode())
+        digest.update(path.read_bytes())
+    for path in reader_imports(folder):
+        digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return f"reader-{digest.hexdigest()[:16]}"
 
 
 EXTRACTOR_VERSION = reader_digest(Path(__file__).parent)
 """Changes whenever the code that reads a package changes, so packs rebuild: a number kept by
-hand was not raised by four changes that gave different units."""
+hand was not raised by four changes that gave different units, and a digest of the reader's
+folder alone missed the modules it reads docstrings with."""
 SKIPPED_PARTS = frozenset(
     {"tests", "conftest", "_vendor", "vendor", "vendored", "_vendored", "benchmarks"}
 )
