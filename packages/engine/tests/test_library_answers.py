@@ -696,3 +696,38 @@ async def test_an_entry_s_lists_are_not_quoted_as_its_prose(embedder: Embedder) 
     assert "Indicate missing values" not in answer.text
     assert "NA entries dropped" not in answer.text
     assert "Whether to modify" not in answer.text
+
+
+async def test_another_entry_s_example_of_what_was_asked_beats_the_entry_s_own(
+    embedder: Embedder,
+) -> None:
+    selenium = Pack("selenium", "4.51.0", "installed", "selenium", None, "test", ("selenium",))
+    find = api_unit(
+        "selenium.webdriver.Remote.find_element",
+        "selenium.webdriver.Remote.find_element(by=By.ID, value=None)",
+        "Find an element given a By strategy and locator.",
+        examples=["element = driver.find_element(By.ID, 'foo')"],
+    )
+    by = api_unit(
+        "selenium.webdriver.common.by.By",
+        "selenium.webdriver.common.by.By()",
+        "Set of supported locator strategies.",
+        examples=['element = driver.find_element(By.XPATH, "//html/body/div")'],
+    )
+    index = DocsIndex(
+        [find, by],
+        np.zeros((2, 4), dtype=np.float32),
+        [],
+        np.zeros((0, 4), dtype=np.float32),
+        pack=selenium,
+    )
+    evidence = [evidence_of(index.hit(0, 0.95)), evidence_of(index.hit(1, 0.9))]
+    libraries = Libraries(packs=[selenium])
+    xpath = await _answer(
+        "How to find an element by XPath in Selenium?", evidence, embedder, libraries
+    )
+    assert 'driver.find_element(By.XPATH, "//html/body/div")' in xpath.text
+    assert "By.ID, 'foo'" not in xpath.text
+    # Asked nothing the other example shows more of, the entry's own.
+    plain = await _answer("How to find an element in Selenium?", evidence, embedder, libraries)
+    assert "driver.find_element(By.ID, 'foo')" in plain.text

@@ -367,7 +367,9 @@ def _call_form(evidence: Evidence, api: str) -> str:
     signatures, _ = _api_parts(evidence)
     called = signatures[0].split("(", 1)[0].strip() if signatures else api
     owner = api.rsplit(".", 1)[0] if "." in api else ""
-    if called != api or owner in _BUILTIN_TYPES:
+    # An installed library's method is named in full (`pandas.DataFrame.dropna(...)`) and
+    # called on an instance (`df.dropna()`): its owner is a class, by its capital.
+    if called != api or owner in _BUILTIN_TYPES or _short_name(owner)[:1].isupper():
         return "." + _short_name(api)
     return api
 
@@ -805,13 +807,24 @@ async def _example_for(
             lead_in = _lead_in(e.content, block)
             if i == item or (
                 _uses(block, form)
-                and (named.search(lead_in) or asked & _stems(f"{lead_in} {block}"))
+                and (named.search(lead_in) or asked & _code_stems(f"{lead_in} {block}"))
             ):
                 candidates.append((i, block, lead_in))
     if not candidates:
         return None
     in_entry = [c for c in candidates if c[0] == item]
     pool = [c for c in in_entry if _uses(c[1], form)] or in_entry or candidates
+    if pool is not candidates:
+        # The entry's own example first, unless another's shows more of what was asked:
+        # `find_element(By.XPATH, ...)` for "find an element by XPath", not the entry's `By.ID`.
+        def shown(c: tuple[int, str, str]) -> int:
+            return len(asked & _code_stems(f"{c[2]} {c[1]}"))
+
+        most = max(shown(c) for c in pool)
+        better = [c for c in candidates if c[0] != item and _uses(c[1], form) and shown(c) > most]
+        if better:
+            best_shown = max(shown(c) for c in better)
+            pool = [c for c in better if shown(c) == best_shown]
     if keyword is not None:
         name, value = keyword
         passing = re.compile(rf"\b{re.escape(name)}\s*=\s*([^,)\s]+)")
@@ -833,6 +846,11 @@ async def _example_for(
     )
     where, block, _ = pool[best]
     return where, _example(block)
+
+
+def _code_stems(text: str) -> set[str]:
+    """The words of code and its prose, dotted and snake_case names split: `By.XPATH` is "xpath"."""
+    return _stems(text) | _stems(re.sub(r"[._]", " ", text))
 
 
 async def _best_example(
