@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 
 from codeweaver_engine.compose import (
+    COVERAGE_WEIGHT,
     GLOSSED_SCORE_LOSS,
     LIBRARY_FLOOR_OFFSET,
     RELEVANCE_FLOOR,
     Libraries,
+    answer_coverage,
     axis_asked,
     extractive_answer,
     floor_for,
@@ -464,7 +466,9 @@ def test_a_library_answer_is_held_to_its_own_floor() -> None:
     )
 
 
-async def test_a_library_answer_between_the_two_floors_is_declined(embedder: Embedder) -> None:
+async def test_a_library_answer_between_the_two_floors_is_declined(
+    embedder: Embedder, evidence_score_only: None
+) -> None:
     between = RELEVANCE_FLOOR + LIBRARY_FLOOR_OFFSET / 2
     answer = await _answer(
         "How do I drop rows with NaN values in a pandas DataFrame?",
@@ -731,3 +735,69 @@ async def test_another_entry_s_example_of_what_was_asked_beats_the_entry_s_own(
     # Asked nothing the other example shows more of, the entry's own.
     plain = await _answer("How to find an element in Selenium?", evidence, embedder, libraries)
     assert "driver.find_element(By.ID, 'foo')" in plain.text
+
+
+TOLIST = api_unit(
+    "pandas.Series.tolist",
+    "pandas.Series.tolist()",
+    "Return a list of the values.",
+    examples=[">>> s = pd.Series([1, 2, 3])\n>>> s.to_list()\n[1, 2, 3]"],
+    directive="method",
+)
+GET_DUMMIES = api_unit(
+    "pandas.get_dummies",
+    "pandas.get_dummies(data, prefix=None, sep='_')",
+    "Convert categorical variable into dummy/indicator variables. Each variable is converted "
+    "in as many 0/1 variables as there are different values. Columns in the output are each "
+    "named after a value.",
+    examples=[">>> pd.get_dummies(s)"],
+)
+DUMMIES = "Pandas convert a column of lists to dummies"
+
+
+def test_an_answer_s_coverage_is_the_share_of_the_question_it_speaks_of() -> None:
+    named = libraries_named(DUMMIES)
+    tolist = answer_coverage(DUMMIES, named, ["**Use `pandas.Series.tolist`**", TOLIST.text])
+    dummies = answer_coverage(
+        DUMMIES, named, ["**Use `pandas.get_dummies`**", GET_DUMMIES.text, "`s.str.join('|')`"]
+    )
+    # "convert", "column", "list", "dummies": tolist speaks of "list" alone, get_dummies of
+    # all but "list".
+    assert tolist == pytest.approx(1 / 4)
+    assert dummies > tolist
+    # Names run together are read for the question's words (`dropna`: "drop").
+    assert answer_coverage("drop the missing values", (), ["`df.dropna()`: missing values"]) == 1
+    # A Korean question is covered through its English reading; with no words, half.
+    korean = "pandas에서 결측값이 있는 행 삭제 drop rows missing"
+    assert answer_coverage(korean, named, ["`dropna` drops rows with missing values"]) == 1
+    assert answer_coverage("파이썬?", (), ["anything"]) == 0.5
+    # Notes in italics (where the answer is quoted from) are not what it speaks of.
+    assert answer_coverage("pandas installed", (), ["_quoted from pandas, installed._"]) == 0
+
+
+async def test_an_answer_that_speaks_of_little_of_the_question_is_held_to_it(
+    embedder: Embedder,
+) -> None:
+    floor = RELEVANCE_FLOOR + LIBRARY_FLOOR_OFFSET
+
+    async def answer(entry: DocUnit, score: float) -> Answer:
+        index = DocsIndex(
+            [entry],
+            np.zeros((1, 4), dtype=np.float32),
+            [],
+            np.zeros((0, 4), dtype=np.float32),
+            pack=PANDAS,
+        )
+        evidence = [evidence_of(index.hit(0, score))]
+        return await _answer(DUMMIES, evidence, embedder, Libraries(packs=[PANDAS]))
+
+    # Matched above the floor, `tolist` says nothing of dummies: declined.
+    wrong = await answer(TOLIST, floor + COVERAGE_WEIGHT / 8)
+    assert wrong.declined
+    assert wrong.decline_reason == "below_relevance_floor"
+    # Matched a little below, `get_dummies` speaks of what was asked: answered.
+    right = await answer(GET_DUMMIES, floor - COVERAGE_WEIGHT / 8)
+    assert not right.declined
+    assert "pandas.get_dummies" in right.text
+    assert right.relevance is not None
+    assert right.relevance >= floor

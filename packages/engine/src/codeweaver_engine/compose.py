@@ -52,6 +52,7 @@ from codeweaver_engine.libraries import (
     packs_for,
     same_version,
     version_named,
+    without_names,
 )
 from codeweaver_engine.markup import default_role_names, grid_table_rows, rst_roles
 from codeweaver_engine.packs import DOCS_VERSION
@@ -75,14 +76,15 @@ GLOSSED_SCORE_LOSS = 0.07
 for the same answer (the median over Korean/English pairs of one question; docs/ANSWERS.md). The
 English wording is rebuilt word by word, so it matches the task phrasings less closely: a
 glossed question's best evidence is held to the floor on the English scale, `floor - 0.07`."""
-LIBRARY_FLOOR_OFFSET = 0.02
+LIBRARY_FLOOR_OFFSET = 0.03
 """How much higher than `RELEVANCE_FLOOR` an answer from an installed library's pack must score.
 
-Chosen by cross-validation as the standard library's floor was (`scripts/library_floor_cv.py`:
-the lowest floor whose wrong rate is at most 0.12 on four fifths of the third-party dev
-questions, 5 folds x 20 shuffles: 0.80 to 0.84, 0.822 on average). A library's pack scores on
-its own scale (its name left out of the question, its task index its own), and its questions
-go wrong at a higher score than the standard library's."""
+A library's pack scores on its own scale (its name left out of the question, its task index its
+own), and its questions go wrong at a higher score than the standard library's. Chosen by
+cross-validation as the standard library's floor was (`scripts/library_floor_cv.py`: the lowest
+floor whose wrong rate is at most 0.12 on four fifths of the third-party dev questions, scored on
+the fifth left out, 5 folds x 20 shuffles), with the answer's coverage weighed in
+(`COVERAGE_WEIGHT`): 0.77 to 0.84, 0.811 on average; 0.02 before coverage was."""
 ALTERNATIVE_MARGIN = 0.15
 """Another API is offered only when its relevance is this close to the first's.
 
@@ -610,6 +612,11 @@ _PARAMETERS = re.compile(
 )
 _GENERIC_WORDS = ("python", "python3", "py", "way", "best", "simple", "easy", "possible")
 """Words a question is asked with, not what it asks (`packs.index._NOT_THE_TASK` for phrasings)."""
+_ASKED_HOW = frozenset(
+    stem(word)
+    for word in (*_GENERIC_WORDS, "pythonic", "easiest", "simplest", "fastest", "efficient")
+)
+"""The stems of the words a question is asked with, which no answer needs to speak of."""
 NAMED_PARAMETER_BONUS = 0.2
 """Added, times the share of its name they spell (`_name_coverage`), to a keyword whose name
 spells words of the question (`_spelled_by`): asked to "change the legend size", `fontsize=`
@@ -1032,6 +1039,47 @@ def _version_notes(
     return notes
 
 
+COVERAGE_WEIGHT = 0.2
+"""How much a library answer's confidence moves with `answer_coverage`: from `relevance - 0.1`
+for an answer that speaks of none of the question's words to `relevance + 0.1` for one that
+speaks of all. "Convert a column of lists to dummies" matched the task "convert a column to a
+list" at 1.02 and was answered with `Series.tolist`, which says nothing of dummies; "read a
+.xlsx file" matched `read_excel` at 0.76, whose entry speaks of xlsx. Chosen with
+`LIBRARY_FLOOR_OFFSET` by cross-validation on the third-party dev questions (docs/ANSWERS.md):
+0.518 -> 0.540 right on the folds left out, at the same wrong rate (0.118). Not applied to the
+standard library's answers, whose floor was fitted without it: on its dev questions it would
+take one right answer away (0.896 -> 0.889 at the floor)."""
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
+
+
+def answer_coverage(question: str, named: Sequence[Library], body: Sequence[str]) -> float:
+    """The share of the question's words that the answer speaks of, 0 to 1.
+
+    The question's content words, without the names of the libraries it names (the answer is
+    from their pack) and the words of how it is asked ("best", "python"); the answer's words
+    with dotted and snake_case names split (`read_excel` speaks of "excel") and names run
+    together read for the question's longer words (`dropna` speaks of "drop"), its notes in
+    italics left out. A Korean question's words are its English reading's (the glossary's,
+    appended to it); a question of no such words is half covered, neither sure nor unsure.
+    """
+    names = _stems(" ".join(n for lib in named for n in (lib.name, *lib.import_names)))
+    asked = {
+        word
+        for word in _stems(without_names(question, named) if named else question)
+        if word.isascii() and word not in _ASKED_HOW and word not in names
+    }
+    if not asked:
+        return 0.5
+    text = "\n".join(line for line in body if not line.startswith("_"))
+    said = _code_stems(text)
+    identifiers = {name.lower() for name in _IDENTIFIER.findall(text)}
+    return sum(
+        1
+        for word in asked
+        if word in said or (len(word) >= 4 and any(word in name for name in identifiers))
+    ) / len(asked)
+
+
 def floor_for(question: str, language: str, floor: float) -> float:
     """The floor a question's best evidence must reach.
 
@@ -1110,7 +1158,19 @@ async def extractive_answer(
     if exception:
         # The named exception's entry is explained whatever its score (see _compose_debugging).
         body = await _compose_debugging(draft, exception, needed)
-    if body is None and relevance < needed:
+    # A library answer's confidence also weighs how much of what was asked it speaks of.
+    weight = COVERAGE_WEIGHT if named else 0.0
+    if body is None and relevance + weight / 2 >= needed:
+        draft.cites = _Citations(ranked)
+        api = ranked[0].meta.api if isinstance(ranked[0].meta, LocalMeta) else None
+        composed = await _compose_api(draft, 0, api) if api else await _compose_passage(draft, 0)
+        if weight:
+            relevance += weight * (answer_coverage(basis, named, composed) - 0.5)
+        if relevance >= needed:
+            body = composed
+            if analysis.intent == "code_review":
+                body = [f"**{draft.said['review']}**", "", *body]
+    if body is None:
         return decline(
             question,
             analysis,
@@ -1120,12 +1180,6 @@ async def extractive_answer(
             nearest=ranked,
             packs=searched,
         )
-    if body is None:
-        draft.cites = _Citations(ranked)
-        api = ranked[0].meta.api if isinstance(ranked[0].meta, LocalMeta) else None
-        body = await _compose_api(draft, 0, api) if api else await _compose_passage(draft, 0)
-        if analysis.intent == "code_review":
-            body = [f"**{draft.said['review']}**", "", *body]
     head = [offline_note(language, draft.cites.cited()), *notes]
     return Answer(
         text="\n".join([*head, "", *body]).strip(),

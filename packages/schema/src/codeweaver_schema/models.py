@@ -255,8 +255,9 @@ class Answer(_Model):
     decline_reason: DeclineReason | None = None
     relevance: float | None = Field(
         default=None,
-        description="How well the offline engine's best evidence answers the question (its "
-        "relevance score, compared with the calibrated floor); None for model answers.",
+        description="How sure the offline engine is of its answer: its best evidence's "
+        "relevance score, moved by how much of the question the answer speaks of, compared "
+        "with the calibrated floor; None for model answers.",
     )
 
 
