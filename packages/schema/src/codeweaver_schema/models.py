@@ -255,9 +255,10 @@ class Answer(_Model):
     decline_reason: DeclineReason | None = None
     relevance: float | None = Field(
         default=None,
-        description="How sure the offline engine is of its answer: its best evidence's "
-        "relevance score, moved by how much of the question the answer speaks of, compared "
-        "with the calibrated floor; None for model answers.",
+        description="How sure the offline engine is of its answer, compared with the "
+        "calibrated floor: its best evidence's relevance score (for an installed library's "
+        "answer, moved by how much of the question the answer speaks of); None for model "
+        "answers.",
     )
 
 
