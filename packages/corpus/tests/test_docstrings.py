@@ -8,7 +8,7 @@ from pathlib import Path
 from griffe import Parser
 
 from codeweaver_corpus.packs.docstrings import module_summary, render_docstring
-from codeweaver_corpus.packs.extract import EXTRACTOR_VERSION, reader_digest, reader_imports
+from codeweaver_corpus.packs.extract import extractor_version, reader_digest, reader_imports
 
 
 def test_a_module_title_is_not_part_of_its_summary() -> None:
@@ -99,10 +99,10 @@ def test_packs_rebuild_when_the_reader_changes(tmp_path: Path) -> None:
     reader = Path(render_docstring.__code__.co_filename).parent
     copy = tmp_path / "packs"
     shutil.copytree(reader, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    assert reader_digest(copy) == EXTRACTOR_VERSION
+    assert reader_digest(copy) == extractor_version()
     docstrings = copy / "docstrings.py"
     docstrings.write_text(docstrings.read_text() + "\n# read differently\n")
-    assert reader_digest(copy) != EXTRACTOR_VERSION
+    assert reader_digest(copy) != extractor_version()
 
 
 def test_the_reader_s_version_follows_the_modules_it_reads_with() -> None:

@@ -89,9 +89,9 @@ async def _answer(
 
 
 async def _answer_from_entry(
-    unit: DocUnit, pack: Pack, question: str, embedder: Embedder
+    unit: DocUnit, pack: Pack, question: str, embedder: Embedder, score: float = 0.9
 ) -> Answer:
-    """The answer when one entry of an installed pack is all the evidence."""
+    """The answer when one entry of an installed pack, found at `score`, is all the evidence."""
     index = DocsIndex(
         [unit],
         np.zeros((1, 4), dtype=np.float32),
@@ -99,7 +99,7 @@ async def _answer_from_entry(
         np.zeros((0, 4), dtype=np.float32),
         pack=pack,
     )
-    evidence = [evidence_of(index.hit(0, 0.9))]
+    evidence = [evidence_of(index.hit(0, score))]
     return await _answer(question, evidence, embedder, Libraries(packs=[pack]))
 
 
@@ -781,15 +781,7 @@ async def test_an_answer_that_speaks_of_little_of_the_question_is_held_to_it(
     floor = RELEVANCE_FLOOR + LIBRARY_FLOOR_OFFSET
 
     async def answer(entry: DocUnit, score: float) -> Answer:
-        index = DocsIndex(
-            [entry],
-            np.zeros((1, 4), dtype=np.float32),
-            [],
-            np.zeros((0, 4), dtype=np.float32),
-            pack=PANDAS,
-        )
-        evidence = [evidence_of(index.hit(0, score))]
-        return await _answer(DUMMIES, evidence, embedder, Libraries(packs=[PANDAS]))
+        return await _answer_from_entry(entry, PANDAS, DUMMIES, embedder, score)
 
     # Matched above the floor, `tolist` says nothing of dummies: declined.
     wrong = await answer(TOLIST, floor + COVERAGE_WEIGHT / 8)

@@ -32,9 +32,9 @@ from codeweaver_corpus.packs.environment import Distribution, TargetEnvironment,
 from codeweaver_corpus.packs.extract import (
     DEFAULT_MAX_UNITS,
     DEFAULT_MODULE_SECONDS,
-    EXTRACTOR_VERSION,
     Extraction,
     Request,
+    extractor_version,
 )
 from codeweaver_corpus.packs.store import (
     is_current,
@@ -333,7 +333,7 @@ def _identity(dist: Distribution, model_id: str, tasks_file: Path | None) -> dic
         "version": dist.version,
         "source": "installed",
         "embedding_model": model_id,
-        "extractor_version": EXTRACTOR_VERSION,
+        "extractor_version": extractor_version(),
         "tasks_file_sha256": _sha256(tasks_file),
     }
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import hashlib
 import importlib.util
 import json
@@ -137,10 +138,19 @@ def reader_digest(folder: Path) -> str:
     return f"reader-{digest.hexdigest()[:16]}"
 
 
-EXTRACTOR_VERSION = reader_digest(Path(__file__).parent)
-"""Changes whenever the code that reads a package changes, so packs rebuild: a number kept by
-hand was not raised by four changes that gave different units, and a digest of the reader's
-folder alone missed the modules it reads docstrings with."""
+@functools.cache
+def extractor_version() -> str:
+    """The reader's version: changes whenever the code that reads a package changes.
+
+    So packs rebuild: a number kept by hand was not raised by four changes that gave different
+    units, and a digest of the reader's folder alone missed the modules it reads docstrings
+    with. Computed once, when a pack's identity is first needed (it reads and parses about
+    twenty files), not by every process that imports the reader: an extraction worker never
+    needs it.
+    """
+    return reader_digest(Path(__file__).parent)
+
+
 SKIPPED_PARTS = frozenset(
     {"tests", "conftest", "_vendor", "vendor", "vendored", "_vendored", "benchmarks"}
 )
