@@ -9,7 +9,8 @@ plain files with their `.dist-info`, libraries that exercise what extraction mus
   modules' members are invisible to static reading); a function whose docstring is a template
   filled at import time (`tinylib.plotting.line`, as matplotlib's are); a shortcut whose
   `**kwargs` are another function's keywords (`tinylib.http.get`); a module that raises
-  on import, one that hangs and one that asks for 3 GiB; a test suite;
+  on import, one that hangs and one that asks for 3 GiB; a test suite; query lookup classes
+  that name themselves (`lookup_name = "lte"`, as Django's do);
 - `tiny-google` 0.3.0 (import name `tinyg`, Google style, no `top_level.txt`);
 - `tinysphinx` 2.0 (reST fields);
 - `crashlib` 0.1 (a module that kills the interpreter on import).
@@ -266,6 +267,19 @@ TINYLIB = {
 
         class Session(Client):
             """A client that remembers cookies."""
+        ''',
+    "tinylib/lookups.py": '''
+        """Query lookups, named in a query by their lookup name."""
+
+
+        class Lookup:
+            """Some lookups need their value prepared first."""
+
+            lookup_name = None
+
+
+        class AtMost(Lookup):
+            lookup_name = "lte"
         ''',
     "tinylib/tests/__init__.py": "",
     "tinylib/tests/test_core.py": '''

@@ -362,3 +362,11 @@ def test_a_library_read_twice_gives_the_same_units_whatever_the_hash_seed(
         names.append(sorted(unit.name for unit in extraction.units))
     assert "aliaslib.Number" in names[0]
     assert all(found == names[0] for found in names)
+
+
+def test_a_class_that_names_itself_in_queries_quotes_its_lookup_name(tinylib: Extraction) -> None:
+    units = by_name(tinylib)
+    at_most = units["tinylib.lookups.AtMost"]
+    # Its own docstring is none: it inherits one that says nothing of it, and its name is said.
+    assert at_most.text.endswith('`lookup_name = "lte"`')
+    assert "lookup_name" not in units["tinylib.lookups.Lookup"].text

@@ -793,3 +793,75 @@ async def test_an_answer_that_speaks_of_little_of_the_question_is_held_to_it(
     assert "pandas.get_dummies" in right.text
     assert right.relevance is not None
     assert right.relevance >= floor
+
+
+DJANGO = Pack("django", "5.2.19", "installed", "Django", None, "test", ("django",))
+INHERITED = "Some lookups require Field.get_db_prep_value() to be called on their inputs."
+
+
+def _lookup(name: str, lookup: str) -> DocUnit:
+    """A Django lookup class as a pack holds it: the docstring it inherits, its lookup name."""
+    return api_unit(name, f"{name}(lhs, rhs)", f'{INHERITED}\n\n`lookup_name = "{lookup}"`')
+
+
+FILTER = api_unit(
+    "django.db.models.QuerySet.filter",
+    "django.db.models.QuerySet.filter(*args, **kwargs)",
+    "Return a new QuerySet instance with the args ANDed to the existing set.",
+    directive="method",
+)
+
+
+async def _django_answer(question: str, units: list[DocUnit], embedder: Embedder) -> Answer:
+    index = DocsIndex(
+        units,
+        np.zeros((len(units), 4), dtype=np.float32),
+        [],
+        np.zeros((0, 4), dtype=np.float32),
+        pack=DJANGO,
+    )
+    evidence = [evidence_of(index.hit(i, 0.95 - 0.01 * i)) for i in range(len(units))]
+    return await _answer(question, evidence, embedder, Libraries(packs=[DJANGO]))
+
+
+async def test_a_field_lookup_is_written_as_the_keyword_a_query_takes(embedder: Embedder) -> None:
+    units = [
+        FILTER,
+        _lookup("django.db.models.lookups.GreaterThan", "gt"),
+        _lookup("django.db.models.lookups.LessThan", "lt"),
+        _lookup("django.db.models.lookups.LessThanOrEqual", "lte"),
+    ]
+    answer = await _django_answer(
+        "How to do a less than or equal to filter in Django queryset?", units, embedder
+    )
+    # The lookup every word of whose name was asked, written where the answer's call takes it.
+    assert "`filter(<field>__lte=value)` [" in answer.text
+    # Others as keywords too, never as the docstring they inherit; the one shown not again.
+    assert "`<field>__gt=value` — `django.db.models.lookups.GreaterThan`" in answer.text
+    assert answer.text.count("__lte") == 1
+    assert INHERITED not in answer.text
+    # Asked for no lookup, none is written after the call.
+    plain = await _django_answer("How do I filter a queryset in Django?", units, embedder)
+    assert "filter(<field>__" not in plain.text
+
+
+async def test_a_date_part_is_a_lookup_and_a_class_that_needs_registering_is_not(
+    embedder: Embedder,
+) -> None:
+    hour = api_unit(
+        "django.db.models.functions.ExtractHour",
+        "django.db.models.functions.ExtractHour(expression, lookup_name=None, tzinfo=None)",
+        'Extract the hour.\n\n`lookup_name = "hour"`',
+    )
+    lower = api_unit(
+        "django.db.models.functions.Lower",
+        "django.db.models.functions.Lower(expression)",
+        'Lower-case text.\n\n`lookup_name = "lower"`',
+    )
+    by_hour = await _django_answer("Django filter by hour", [FILTER, hour, lower], embedder)
+    assert "`filter(<field>__hour=value)`" in by_hour.text
+    lowered = await _django_answer(
+        "Django filter on the lower case of a name", [FILTER, lower], embedder
+    )
+    # `Lower` is no lookup of a field until a project registers it.
+    assert "__lower" not in lowered.text

@@ -573,27 +573,91 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
         # in one request": `files=` and `json=`).
         spelled = " ".join(_spelled_by(name, _stems(draft.basis)))
         explained = f"{explained} {name.replace('_', ' ')} {spelled} {text}"
+    lookup = _lookup_asked(draft, api)
+    if lookup is not None:
+        where, name = lookup
+        out += ["", f"`{_short_name(api)}(<field>__{name}=value)` {draft.cites.cite(where)}"]
     example = await _example_for(
         draft, item, api, keyword=(keywords[0], values[0]) if keywords else None
     )
     if example is not None:
         where, block = example
         out += ["", f"**{said['example']}** {draft.cites.cite(where)}", "```python", block, "```"]
-    return out + _also(draft, item, api)
+    return out + _also(draft, item, api, shown=lookup[0] if lookup else None)
 
 
-def _also(draft: _Draft, item: int, api: str | None) -> list[str]:
-    """One line for each other API about as relevant as the answer (`_alternatives`)."""
+def _also(draft: _Draft, item: int, api: str | None, *, shown: int | None = None) -> list[str]:
+    """One line for each other API about as relevant as the answer (`_alternatives`).
+
+    A field lookup reads as the keyword a query takes (`<field>__gt=value`); one the answer
+    already wrote (`shown`) is not listed again.
+    """
     said, evidence = draft.said, draft.evidence
     out: list[str] = []
     for other, other_api in _alternatives(evidence, item, api, draft.basis):
+        if other == shown:
+            continue
         other_signatures, other_description = _api_parts(evidence[other])
+        lookup = field_lookup(other_api, evidence[other].content)
+        if lookup is not None:
+            line = f"**{said['also']}:** `<field>__{lookup}=value` — `{other_api}`"
+            out += ["", f"{line} {draft.cites.cite(other)}"]
+            continue
         summary = sentences_of(evidence[other].model_copy(update={"content": other_description}))
         line = f"**{said['also']}:** `{other_signatures[0] if other_signatures else other_api}`"
         if summary:
             line += f" — {summary[0]}"
         out += ["", f"{line} {draft.cites.cite(other)}"]
     return out
+
+
+_LOOKUP_NAME = re.compile(r'`lookup_name = "(\w+)"`')
+"""How an installed pack's unit quotes the name a class sets for itself in a query."""
+FIELD_LOOKUPS = re.compile(
+    r"^django\.db\.models\.(?:lookups\.\w+|functions\.(?:datetime\.)?(?:Extract\w+|Trunc(?:Date|Time)))$"
+)
+"""Django's lookups and transforms that every model field of their kind takes by default: those
+of `django.db.models.lookups` (`__lte`, `__icontains`, `__in`), the date parts
+(`ExtractHour`: `__hour`) and `TruncDate` and `TruncTime` (`__date`, `__time`). Other classes
+that name themselves (`Lower`: "lower") work only once registered on a field, so no answer
+writes them after one."""
+_QUERY_METHODS = re.compile(r"\.(?:QuerySet|Manager)\.(?:filter|exclude|get)$")
+"""The queries a field lookup is written in (`Entry.objects.filter(pub_date__year=2006)`)."""
+_IN_A_NAME = re.compile(r"[A-Z][a-z]+|[A-Z]+(?![a-z])")
+
+
+def field_lookup(api: str, content: str) -> str | None:
+    """The keyword suffix a field lookup class is written as (`lte`), or None for other APIs."""
+    found = _LOOKUP_NAME.search(content)
+    return found[1] if found and FIELD_LOOKUPS.match(api) else None
+
+
+def _lookup_asked(draft: _Draft, api: str) -> tuple[int, str] | None:
+    """The field lookup a query answer writes (its evidence item and name), if one is asked.
+
+    "A less than or equal to filter" asks for `LessThanOrEqual` (`__lte`): every word of the
+    class's name, its kind left out (`ExtractHour` is "hour"), or its lookup name, is a word of
+    the question; the lookup naming the most of them wins.
+    """
+    if not _QUERY_METHODS.search(api):
+        return None
+    asked = _stems(draft.basis)
+    best: tuple[int, int, str] | None = None
+    for i, other in _api_evidence(draft.evidence):
+        name = field_lookup(other, draft.evidence[i].content)
+        if name is None:
+            continue
+        parts = [w for w in _IN_A_NAME.findall(_short_name(other)) if w not in ("Extract", "Trunc")]
+        words = _stems(" ".join(parts))
+        if words and words <= asked:
+            matched = len(words)
+        elif stem(name) in asked:
+            matched = 1
+        else:
+            continue
+        if best is None or matched > best[0]:
+            best = (matched, i, name)
+    return (best[1], best[2]) if best else None
 
 
 _LISTS = re.compile(

@@ -52,6 +52,7 @@ import griffe
 from griffe import (
     Alias,
     AliasResolutionError,
+    Attribute,
     Class,
     CyclicAliasError,
     Docstring,
@@ -1098,6 +1099,27 @@ def _keep(obj: _Object, named: _Named) -> bool:
     return named.hidden == 0 or named.exported
 
 
+_LOOKUP_NAME = re.compile(r"""(['"])(\w+)\1""")
+
+
+def lookup_name(obj: Object | None) -> str | None:
+    """The name a class sets for itself in a query (`lookup_name = "lte"`), read from its source.
+
+    Django's field lookups and transforms are classes that users never name: they write the
+    class's `lookup_name` after a field (`filter(price__lte=10)` is `LessThanOrEqual`). Such a
+    class usually has no docstring of its own (the one it inherits, "Some lookups require
+    Field.get_db_prep_value() ...", says nothing of it), so its unit quotes the assignment.
+    Only a name the class assigns itself, a string literal, is read.
+    """
+    if not isinstance(obj, Class):
+        return None
+    member = obj.members.get("lookup_name")
+    if not isinstance(member, Attribute) or not isinstance(member.value, str):
+        return None
+    found = _LOOKUP_NAME.fullmatch(member.value)
+    return found[2] if found else None
+
+
 def _unit(obj: _Object, named: _Named, style: Parser, module_titles: dict[str, str]) -> DocUnit:
     doc = obj.doc or ""
     rendered = render_docstring(doc, name=named.name, style=style) if doc else Rendered(text="")
@@ -1112,6 +1134,9 @@ def _unit(obj: _Object, named: _Named, style: Parser, module_titles: dict[str, s
         elif obj.signature:
             forms = [_runtime_signature(obj.signature, obj.kind)]
     text = rendered.text
+    lookup = lookup_name(obj.static)
+    if lookup is not None:
+        text = f'{text}\n\n`lookup_name = "{lookup}"`'.strip()
     if obj.kind == "module" and len(text) > MODULE_CHARS:
         text = text[:MODULE_CHARS].rsplit("\n\n", 1)[0]
     signatures = [f"{named.name}{form}" for form in forms]
