@@ -9,7 +9,9 @@ that awaits it without blocking; a Qdrant server is talked to directly.
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
+import time
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -21,12 +23,27 @@ from qdrant_client import AsyncQdrantClient, QdrantClient, models
 
 from codeweaver_runtime.private import private_dir, tighten
 
+if sys.platform != "win32":
+    import fcntl
+else:  # portalocker locks with msvcrt there: the store is opened without waiting
+    fcntl = None
+
 _CLIENTS: dict[str, AsyncQdrantClient] = {}
 _LOCK = threading.Lock()
 # What embedded Qdrant writes in its folder; each is made private once it exists.
 _QDRANT_ENTRIES = (".lock", "meta.json", "collection")
 # Calls after which embedded Qdrant may have created files (a collection's storage).
 _CREATES_FILES = frozenset({"create_collection", "recreate_collection"})
+LOCK_WAIT_SECONDS = 2.0
+"""How long opening an embedded store waits for another process to let go of its folder.
+
+Embedded Qdrant locks its folder for one process. `codeweaver mcp` holds it only during a call
+(`release`), and a `codeweaver ask` or `ingest` only while it runs: a second process that comes
+in meanwhile waits its turn instead of failing its search of the ingested documents. Short,
+well inside a source's time budget (`search_source_timeout_s`, 10 s by default), so that a
+wait in vain still leaves time for the rest of the local search. A server that keeps the store
+open (`codeweaver serve`, `langgraph dev`) is still reported after the wait: run a Qdrant
+server (`QDRANT_URL`) to share the store."""
 
 
 def is_embedded(location: str) -> bool:
@@ -47,8 +64,9 @@ class EmbeddedQdrant:
     thread means no two calls ever race inside the store); callers await it without blocking.
     """
 
-    def __init__(self, location: str) -> None:
+    def __init__(self, location: str, *, lock_wait: float = LOCK_WAIT_SECONDS) -> None:
         self.location = location
+        self.lock_wait = lock_wait
         self.init_options: dict[str, Any] = (
             {"location": ":memory:"} if location == ":memory:" else {"path": location}
         )
@@ -62,9 +80,37 @@ class EmbeddedQdrant:
                 self._client = QdrantClient(location=":memory:")
             else:
                 folder = private_dir(Path(self.location))
-                self._client = QdrantClient(path=self.location)
+                self._client = self._open_when_free()
                 tighten(folder, _QDRANT_ENTRIES)
         return self._client
+
+    def _open_when_free(self) -> QdrantClient:
+        """The folder's client, once no other process holds the folder (`LOCK_WAIT_SECONDS`).
+
+        The folder's lock file is watched with the lock embedded Qdrant takes (`flock`, through
+        portalocker), rather than by opening clients until one succeeds: a client that fails
+        to open leaves an error behind for its finaliser.
+
+        Raises:
+            RuntimeError: another process still holds it after the wait, or Qdrant failed.
+        """
+        lock = Path(self.location) / ".lock"
+        if fcntl is not None and lock.is_file():
+            deadline = time.monotonic() + self.lock_wait
+            pause = 0.05
+            with lock.open("a") as handle:
+                while True:
+                    try:
+                        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    except OSError:
+                        if time.monotonic() >= deadline:
+                            break  # Qdrant says so, in its own words
+                        time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+                        pause = min(pause * 2, 0.5)
+                        continue
+                    fcntl.flock(handle, fcntl.LOCK_UN)
+                    break
+        return QdrantClient(path=self.location)
 
     def _run(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         result = getattr(self._open(), name)(*args, **kwargs)
