@@ -20,6 +20,7 @@ from codeweaver_engine.compose import (
     parameters,
     switched_value,
 )
+from codeweaver_engine.grounding import check_grounding
 from codeweaver_engine.libraries import (
     Environment,
     ingest_command,
@@ -812,7 +813,7 @@ FILTER = api_unit(
 )
 
 
-async def _django_answer(question: str, units: list[DocUnit], embedder: Embedder) -> Answer:
+def _django_evidence(units: list[DocUnit]) -> list[Evidence]:
     index = DocsIndex(
         units,
         np.zeros((len(units), 4), dtype=np.float32),
@@ -820,7 +821,11 @@ async def _django_answer(question: str, units: list[DocUnit], embedder: Embedder
         np.zeros((0, 4), dtype=np.float32),
         pack=DJANGO,
     )
-    evidence = [evidence_of(index.hit(i, 0.95 - 0.01 * i)) for i in range(len(units))]
+    return [evidence_of(index.hit(i, 0.95 - 0.01 * i)) for i in range(len(units))]
+
+
+async def _django_answer(question: str, units: list[DocUnit], embedder: Embedder) -> Answer:
+    evidence = _django_evidence(units)
     return await _answer(question, evidence, embedder, Libraries(packs=[DJANGO]))
 
 
@@ -835,11 +840,20 @@ async def test_a_field_lookup_is_written_as_the_keyword_a_query_takes(embedder: 
         "How to do a less than or equal to filter in Django queryset?", units, embedder
     )
     # The lookup every word of whose name was asked, written where the answer's call takes it.
-    assert "`filter(<field>__lte=value)` [" in answer.text
+    assert "`filter(<field>__lte=...)` [1][2]" in answer.text
     # Others as keywords too, never as the docstring they inherit; the one shown not again.
-    assert "`<field>__gt=value` — `django.db.models.lookups.GreaterThan`" in answer.text
+    assert "`<field>__gt=...` — `django.db.models.lookups.GreaterThan`" in answer.text
     assert answer.text.count("__lte") == 1
     assert INHERITED not in answer.text
+    # What it writes is in what it cites: the call in the query's entry, the name in the class's.
+    assert check_grounding(answer, _django_evidence(units)).grounded
+    # "Or equal" is its own lookup, not the one without it.
+    at_least = await _django_answer(
+        "django filter greater than or equal to a date",
+        [*units, _lookup("django.db.models.lookups.GreaterThanOrEqual", "gte")],
+        embedder,
+    )
+    assert "`filter(<field>__gte=...)`" in at_least.text
     # Asked for no lookup, none is written after the call.
     plain = await _django_answer("How do I filter a queryset in Django?", units, embedder)
     assert "filter(<field>__" not in plain.text
@@ -859,7 +873,7 @@ async def test_a_date_part_is_a_lookup_and_a_class_that_needs_registering_is_not
         'Lower-case text.\n\n`lookup_name = "lower"`',
     )
     by_hour = await _django_answer("Django filter by hour", [FILTER, hour, lower], embedder)
-    assert "`filter(<field>__hour=value)`" in by_hour.text
+    assert "`filter(<field>__hour=...)`" in by_hour.text
     lowered = await _django_answer(
         "Django filter on the lower case of a name", [FILTER, lower], embedder
     )

@@ -576,7 +576,9 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
     lookup = _lookup_asked(draft, api)
     if lookup is not None:
         where, name = lookup
-        out += ["", f"`{_short_name(api)}(<field>__{name}=value)` {draft.cites.cite(where)}"]
+        # Cited with the query's entry too: the call is its, the keyword the lookup's.
+        written = f"`{_short_name(api)}(<field>__{name}=...)`"
+        out += ["", f"{written} {mark}{draft.cites.cite(where)}"]
     example = await _example_for(
         draft, item, api, keyword=(keywords[0], values[0]) if keywords else None
     )
@@ -589,7 +591,7 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
 def _also(draft: _Draft, item: int, api: str | None, *, shown: int | None = None) -> list[str]:
     """One line for each other API about as relevant as the answer (`_alternatives`).
 
-    A field lookup reads as the keyword a query takes (`<field>__gt=value`); one the answer
+    A field lookup reads as the keyword a query takes (`<field>__gt=...`); one the answer
     already wrote (`shown`) is not listed again.
     """
     said, evidence = draft.said, draft.evidence
@@ -600,7 +602,7 @@ def _also(draft: _Draft, item: int, api: str | None, *, shown: int | None = None
         other_signatures, other_description = _api_parts(evidence[other])
         lookup = field_lookup(other_api, evidence[other].content)
         if lookup is not None:
-            line = f"**{said['also']}:** `<field>__{lookup}=value` — `{other_api}`"
+            line = f"**{said['also']}:** `<field>__{lookup}=...` — `{other_api}`"
             out += ["", f"{line} {draft.cites.cite(other)}"]
             continue
         summary = sentences_of(evidence[other].model_copy(update={"content": other_description}))
