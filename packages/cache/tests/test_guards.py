@@ -193,6 +193,33 @@ def test_opposite_operations_and_directions_conflict(query: str, cached: str) ->
 @pytest.mark.parametrize(
     ("query", "cached"),
     [
+        (
+            "How do I filter Django objects by year of a date field?",
+            "django filter greater than or equal to a date",
+        ),
+        (
+            "pandas select rows where a column equals a value",
+            "pandas select rows where a column is greater than a value",
+        ),
+        ("Count the elements of a list below a threshold", "Count the elements of a list"),
+    ],
+)
+def test_a_comparison_on_one_side_only_conflicts(query: str, cached: str) -> None:
+    assert any(c.startswith("comparison on one side") for c in compare(query, cached).conflicts)
+
+
+def test_other_opposites_on_one_side_only_are_left_to_the_hit_model() -> None:
+    # "remove" and "strip" say one thing: a word of a pair may come and go in a rewording.
+    comparison = compare(
+        "How do I strip leading whitespace from a string in Python?",
+        "How to remove leading whitespace from a string in Python?",
+    )
+    assert not any("one side" in c for c in comparison.conflicts)
+
+
+@pytest.mark.parametrize(
+    ("query", "cached"),
+    [
         ("Convert Fahrenheit to Celsius", "Convert Celsius to Fahrenheit"),
         (
             "Copy a file from my local machine to a remote server",

@@ -284,6 +284,13 @@ def _operations(words: frozenset[str]) -> frozenset[str]:
     return frozenset(w for w in words if w in _OPERATION_STEMS)
 
 
+_COMPARISON = next((pair for pair in OPPOSITES if "greater" in pair[0] | pair[1]), None)
+"""The opposites that compare (greater, larger, above against less, smaller, below). Unlike other
+opposites, one of them on one side only is a conflict too: it is a condition the answer writes
+("filter greater than or equal to a date" is `__gte`, not the `__year` of "filter by the year of
+a date"), where other words of a pair often come and go in a rewording ("remove" and "strip")."""
+
+
 def _opposites(q: Details, c: Details) -> list[str]:
     conflicts = []
     q_words, c_words = q.tokens | q.words, c.tokens | c.words
@@ -295,6 +302,9 @@ def _opposites(q: Details, c: Details) -> list[str]:
         ):
             shown = sorted((q.tokens | c.tokens) & (left | right)) or sorted(left | right)[:2]
             conflicts.append(f"opposite terms: {', '.join(shown)}")
+        elif (left, right) == _COMPARISON and (q_left or q_right) != (c_left or c_right):
+            shown = sorted((q.tokens | c.tokens) & (left | right))
+            conflicts.append(f"comparison on one side only: {', '.join(shown)}")
     q_pairs, c_pairs = _bigrams(q.sequence), _bigrams(c.sequence)
     for one, other in PARTICLE_OPPOSITES:
         for word, particle in q_pairs:
