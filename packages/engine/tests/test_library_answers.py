@@ -263,6 +263,9 @@ async def test_other_technologies_are_still_out_of_scope(embedder: Embedder) -> 
         ("soup.find_all with a class", "Beautiful Soup"),
         ("driver.find_element by partial link text", "Selenium"),
         ("Post JSON using Python Requests", "requests"),
+        ("How do I send a POST request with JSON with requests?", "requests"),
+        ("requests로 JSON 데이터를 POST 요청으로 보내는 방법", "requests"),
+        ("requests 라이브러리에서 타임아웃 설정하기", "requests"),
         ("Django filter a queryset by a field's length", "Django"),
         ("판다스 데이터프레임에서 열 이름 바꾸기", "pandas"),
     ],
@@ -278,6 +281,8 @@ def test_a_library_is_named_by_its_name_or_by_code_only_its_users_write(
     [
         "Multiply a vector by a matrix without NumPy",
         "How do I make HTTP requests in Python?",
+        "How do I retry failed requests in Python?",
+        "HTTP 요청(requests)을 비동기로 보내는 방법",
         "How do I reverse a list?",
     ],
 )
