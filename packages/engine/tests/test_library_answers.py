@@ -879,6 +879,11 @@ async def test_a_date_part_is_a_lookup_and_a_class_that_needs_registering_is_not
     )
     by_hour = await _django_answer("Django filter by hour", [FILTER, hour, lower], embedder)
     assert "`filter(<field>__hour=...)`" in by_hour.text
+    # The last hour is a span of time, not the hour's number.
+    recent = await _django_answer(
+        "Django filter objects created in the last hour", [FILTER, hour], embedder
+    )
+    assert "filter(<field>__hour" not in recent.text
     lowered = await _django_answer(
         "Django filter on the lower case of a name", [FILTER, lower], embedder
     )

@@ -657,9 +657,17 @@ def _lookup_asked(draft: _Draft, api: str) -> tuple[int, str] | None:
             matched = 1
         else:
             continue
+        span = rf"\b{_RECENT}\s+(?:\w+\s+)?{re.escape(name)}s?\b"
+        if re.search(span, draft.basis, re.IGNORECASE):
+            continue  # "in the last month" is a span of time, not the month's number
         if best is None or matched > best[0]:
             best = (matched, i, name)
     return (best[1], best[2]) if best else None
+
+
+_RECENT = r"(?:last|past|previous|next|this|current|coming|recent)"
+"""Words that make a date part a span of time ("the last month", "this year"): `__month=` filters
+by the month's number, which is not what "created in the last month" asks."""
 
 
 _LISTS = re.compile(
