@@ -94,6 +94,29 @@ def test_google_examples_written_as_plain_code_are_code_blocks() -> None:
     assert "```\n# a comment" not in rendered.text
 
 
+def test_a_bullet_list_keeps_an_item_per_line() -> None:
+    # pandas' `DataFrame.loc`: items wrapped over lines, one after another without blank lines.
+    loc = (
+        "Access a group of rows and columns by label(s) or a boolean array.\n\n"
+        "Allowed inputs are:\n\n"
+        "- A single label, e.g. ``5`` or ``'a'``, (note that ``5`` is\n"
+        "  interpreted as a *label* of the index).\n"
+        "- A list or array of labels, e.g. ``['a', 'b', 'c']``.\n"
+        "- An alignable boolean Series. The index of the key will be aligned before\n"
+        "  masking.\n\n"
+        "See more at Selection by Label."
+    )
+    text = render_docstring(loc, name="loc", style=Parser.numpy).text
+    assert (
+        "Allowed inputs are:\n\n"
+        "- A single label, e.g. `5` or `'a'`, (note that `5` is interpreted as a *label* of the "
+        "index).\n"
+        "- A list or array of labels, e.g. `['a', 'b', 'c']`.\n"
+        "- An alignable boolean Series. The index of the key will be aligned before masking.\n\n"
+        "See more at Selection by Label."
+    ) in text
+
+
 def test_packs_rebuild_when_the_reader_changes(tmp_path: Path) -> None:
     """The manifest's extractor version follows every file of the reader, so no edit is missed."""
     reader = Path(render_docstring.__code__.co_filename).parent

@@ -889,3 +889,28 @@ async def test_a_date_part_is_a_lookup_and_a_class_that_needs_registering_is_not
     )
     # `Lower` is no lookup of a field until a project registers it.
     assert "__lower" not in lowered.text
+
+
+async def test_an_entry_s_list_items_and_example_captions_are_not_run_into_its_prose(
+    embedder: Embedder,
+) -> None:
+    loc = api_unit(
+        "pandas.DataFrame.loc",
+        "pandas.DataFrame.loc",
+        "Access a group of rows and columns by label(s) or a boolean array.\n\n"
+        "Allowed inputs are:\n\n"
+        "- A boolean array of the same length as the axis being sliced, e.g. "
+        "`[True, False, True]`.\n"
+        "- An alignable boolean Series. The index of the key will be aligned before masking.\n\n"
+        "**Examples**\n\n**Getting values**\n\nSingle label for row and column\n\n"
+        '```\n>>> df.loc["cobra", "shield"]\n2\n```',
+        directive="property",
+        examples=['>>> df.loc["cobra", "shield"]\n2'],
+    )
+    answer = await _answer_from_entry(
+        loc, PANDAS, "How do I select rows of a pandas dataframe with a boolean series?", embedder
+    )
+    assert "`[True, False, True]`. - An" not in answer.text
+    assert "Single label for row and column" not in answer.text
+    assert "Getting values" not in answer.text
+    assert '>>> df.loc["cobra", "shield"]' in answer.text

@@ -273,3 +273,11 @@ def test_grid_table_rows_fold_continuation_lines_into_their_row() -> None:
         ["``x``", "first part second part"],
         ["y", "z"],
     ]
+
+
+def test_a_sentence_goes_on_after_e_g_and_i_e() -> None:
+    assert split_sentences("Pass a label, e.g. `5`. Or a list, i.e. Several labels. Done.") == [
+        "Pass a label, e.g. `5`.",
+        "Or a list, i.e. Several labels.",
+        "Done.",
+    ]

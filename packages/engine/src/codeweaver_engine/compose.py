@@ -322,10 +322,16 @@ def _prose(text: str) -> str:
     return "\n".join(kept)
 
 
+_BULLET_ITEM = re.compile(r"(?:^|\n)[-*+] (?=\S)")
+"""Where an item of a bullet list starts (`- item` on a line of its own), its marker with it."""
+
+
 def sentences_of(evidence: Evidence) -> list[str]:
     """The quotable sentences of an item: prose, not code, version notes or injected orders."""
     found: list[str] = []
-    for sentence in split_sentences(_prose(plain(evidence.content))):
+    # An item of a bullet list is a statement of its own, not the end of the sentence before.
+    items = _BULLET_ITEM.split(_prose(plain(evidence.content)))
+    for sentence in (s for item in items for s in split_sentences(item)):
         flat = collapse_whitespace(sentence)
         if found and _CONTINUES.match(flat) and len(f"{found[-1]} {flat}".split()) <= 80:
             # "*reverse* is a boolean value. If set to True, ..." is one statement.
@@ -537,7 +543,7 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
     primary = evidence[item]
     signatures, description = _api_parts(primary)
     mark = draft.cites.cite(item)
-    prose = _LISTS.sub("", description)
+    prose = _EXAMPLES.sub("", _LISTS.sub("", description))
     sentences = [s for s in sentences_of(primary.model_copy(update={"content": prose}))]
     lead = sentences[:1]
     more = await _best_sentences(
@@ -678,6 +684,10 @@ _LISTS = re.compile(
 """The lists of an installed library's entry (its keywords, what it returns and raises, the
 APIs it points to): read by `parameters` or left to the related APIs an answer lists, not
 quoted as the entry's prose."""
+_EXAMPLES = re.compile(r"\*\*Examples?\*\*\n.*\Z", re.DOTALL)
+"""An installed library's Examples section, to the end of its entry: its code is shown as the
+example, and the captions between its blocks ("**Getting values**", "Single label for row and
+column") are no statements of what the API does."""
 _PARAMETER = re.compile(
     r"^- `(\w+)`(?: \(([^)\n]*(?:\([^)\n]*\)[^)\n]*)*)\))?: (.+)$", re.MULTILINE
 )

@@ -191,7 +191,7 @@ def _markdown(text: str) -> tuple[str, list[str]]:
     lines = text.splitlines()
     if any(_FENCE.match(line.strip()) for line in lines):
         return _markdown_fenced(lines)
-    markdown, blocks = render(lines)
+    markdown, blocks = render(lines, bullets=True)
     return markdown, blocks
 
 
@@ -205,7 +205,7 @@ def _markdown_fenced(lines: Sequence[str]) -> tuple[str, list[str]]:
         if _FENCE.match(line.strip()):
             if code is None:
                 if prose:
-                    out.append(render(prose)[0])
+                    out.append(render(prose, bullets=True)[0])
                     prose = []
                 code = []
             else:
@@ -219,7 +219,7 @@ def _markdown_fenced(lines: Sequence[str]) -> tuple[str, list[str]]:
         else:
             prose.append(line)
     if prose:
-        out.append(render(prose)[0])
+        out.append(render(prose, bullets=True)[0])
     return "\n\n".join(part for part in out if part), blocks
 
 

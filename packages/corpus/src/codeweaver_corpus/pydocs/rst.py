@@ -51,6 +51,8 @@ _COMMENT = re.compile(r"^(\s*)\.\.(?:\s|$)(?!\s*\w[\w-]*::)")
 _LABEL = re.compile(r"^\s*\.\. _[^:]+:\s*$|^\s*\.\. \|[^|]+\|")
 _ADORNMENT = re.compile(r"^([=\-~^\"'`#*+<>:._])\1{2,}\s*$")
 _LITERAL = re.compile(r"``(.+?)``")
+_BULLET_ITEM = re.compile(r"^[-*+] \S")
+"""An item of a bullet list, at the paragraph's indentation (the lines are dedented)."""
 _TABLE_BORDER = re.compile(r"^\s*\+[-=+]+\+\s*$|^\s*=+(\s+=+)+\s*$")
 _NAME = re.compile(r"^([\w.]+)")
 _OPTION = re.compile(r"^\s*:[\w-]+:(\s|$)")
@@ -155,16 +157,21 @@ def _table_rows(rows: list[str]) -> list[str]:
     return [" — ".join(c for c in cells if c) for cells in grid_table_rows(rows) if any(cells)]
 
 
-def render(lines: list[str]) -> tuple[str, list[str]]:
-    """ReST lines (already dedented) as Markdown, and the code blocks among them."""
+def render(lines: list[str], *, bullets: bool = False) -> tuple[str, list[str]]:
+    """ReST lines (already dedented) as Markdown, and the code blocks among them.
+
+    With `bullets`, each item of a bullet list is a line of its own (`- item`), its wrapped
+    lines joined; without, a list is one paragraph, as the bundled Python pack was built.
+    """
     out: list[str] = []
     examples: list[str] = []
     paragraph: list[str] = []
 
-    def flush() -> None:
+    def flush(*, blank: bool = True) -> None:
         if paragraph:
             out.append(inline(" ".join(p.strip() for p in paragraph)))
-            out.append("")
+            if blank:
+                out.append("")
             paragraph.clear()
 
     def code(block: list[str]) -> None:
@@ -203,7 +210,9 @@ def render(lines: list[str]) -> tuple[str, list[str]]:
             if directive is not None:
                 name, argument = directive.group(2), directive.group(3)
                 if name in _NOTES:
-                    text, found = render(_dedent([argument, *body]) if argument else _dedent(body))
+                    text, found = render(
+                        _dedent([argument, *body]) if argument else _dedent(body), bullets=bullets
+                    )
                     examples.extend(found)
                     out.extend([f"{_NOTES[name]} {text}".strip(), ""])
                 elif name in _VERSION_NOTES:
@@ -218,11 +227,11 @@ def render(lines: list[str]) -> tuple[str, list[str]]:
                     out.extend([f"**{inline(argument)}**", ""])
                 elif name == "describe":
                     # An operation of a type (`d | other`, `key in d`): its form, then what it does.
-                    text, found = render(_dedent(body))
+                    text, found = render(_dedent(body), bullets=bullets)
                     examples.extend(found)
                     out.extend([f"`{argument}`: {text}".strip(), ""])
                 elif name not in _DROPPED and name not in API_DIRECTIVES:
-                    text, found = render(_dedent(body))
+                    text, found = render(_dedent(body), bullets=bullets)
                     examples.extend(found)
                     if text:
                         out.extend([text, ""])
@@ -250,11 +259,13 @@ def render(lines: list[str]) -> tuple[str, list[str]]:
         if _indent(line) > 0 and not paragraph:
             # A block quote or definition body: render it as its own paragraphs.
             end = _block_end(lines, i, 0)
-            text, found = render(_dedent(lines[i:end]))
+            text, found = render(_dedent(lines[i:end]), bullets=bullets)
             examples.extend(found)
             out.extend([text, ""])
             i = end
             continue
+        if bullets and paragraph and _BULLET_ITEM.match(line):
+            flush(blank=False)  # the item before ends on its own line
         paragraph.append(line)
         i += 1
     flush()

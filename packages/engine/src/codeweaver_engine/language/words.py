@@ -11,7 +11,11 @@ import unicodedata
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]|[A-Za-z]|\d+(?:\.\d+)*|[\uac00-\ud7a3]+")
-_SENTENCE_END = re.compile(r"(?<=[.!?。？！])\s+(?=[A-Z0-9\"'(\[`\uac00-\ud7a3])")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?。？！])(?<!\be\.g\.)(?<!\bi\.e\.)\s+(?=[A-Z0-9\"'(\[`\uac00-\ud7a3])"
+)
+"""A sentence ends at a stop before a capital, a digit, a quote or code, not after "e.g." or
+"i.e." ("a single label, e.g. `5`" is one statement)."""
 
 STOPWORDS = frozenset(
     [
