@@ -903,7 +903,9 @@ async def test_an_entry_s_list_items_and_example_captions_are_not_run_into_its_p
         "`[True, False, True]`.\n"
         "- An alignable boolean Series. The index of the key will be aligned before masking.\n\n"
         "**Examples**\n\n**Getting values**\n\nSingle label for row and column\n\n"
-        '```\n>>> df.loc["cobra", "shield"]\n2\n```',
+        '```\n>>> df.loc["cobra", "shield"]\n2\n```\n\n'
+        "A boolean Series selects the rows where it is True.\n\n"
+        '```\n>>> df.loc[df["shield"] > 6]\n```',
         directive="property",
         examples=['>>> df.loc["cobra", "shield"]\n2'],
     )
@@ -913,4 +915,6 @@ async def test_an_entry_s_list_items_and_example_captions_are_not_run_into_its_p
     assert "`[True, False, True]`. - An" not in answer.text
     assert "Single label for row and column" not in answer.text
     assert "Getting values" not in answer.text
-    assert '>>> df.loc["cobra", "shield"]' in answer.text
+    # A caption that is a sentence says what the API does.
+    assert "A boolean Series selects the rows where it is True. [1]" in answer.text
+    assert '>>> df.loc[df["shield"] > 6]' in answer.text

@@ -545,7 +545,7 @@ async def _compose_api(draft: _Draft, item: int, api: str) -> list[str]:
     primary = evidence[item]
     signatures, description = _api_parts(primary)
     mark = draft.cites.cite(item)
-    prose = _EXAMPLES.sub("", _LISTS.sub("", description))
+    prose = _without_captions(_LISTS.sub("", description))
     sentences = [s for s in sentences_of(primary.model_copy(update={"content": prose}))]
     lead = sentences[:1]
     more = await _best_sentences(
@@ -686,10 +686,31 @@ _LISTS = re.compile(
 """The lists of an installed library's entry (its keywords, what it returns and raises, the
 APIs it points to): read by `parameters` or left to the related APIs an answer lists, not
 quoted as the entry's prose."""
-_EXAMPLES = re.compile(r"\*\*Examples?\*\*\n.*\Z", re.DOTALL)
-"""An installed library's Examples section, to the end of its entry: its code is shown as the
-example, and the captions between its blocks ("**Getting values**", "Single label for row and
-column") are no statements of what the API does."""
+_EXAMPLES = re.compile(r"\*\*Examples?\*\*\n")
+"""Where an installed library's Examples section starts (it runs to the end of the entry)."""
+_STATEMENT_END = re.compile(r"[.!?:]\s*$")
+
+
+def _without_captions(description: str) -> str:
+    """An entry's text without the headings and captions between its examples.
+
+    The Examples section's code is shown as the example; its sentences ("Drop the rows where
+    at least one element is missing.") say what the API does, but its headings and captions
+    ("**Getting values**", "Single label for row and column") are no statements, and run into
+    the sentence before them when quoted.
+    """
+    found = _EXAMPLES.search(description)
+    if found is None:
+        return description
+    examples = _FENCED.sub("\n\n", description[found.end() :])
+    kept = [
+        line
+        for line in examples.splitlines()
+        if _STATEMENT_END.search(line) and not line.lstrip().startswith(("**", ">>>", "..."))
+    ]
+    return description[: found.start()] + "\n\n".join(kept)
+
+
 _PARAMETER = re.compile(
     r"^- `(\w+)`(?: \(([^)\n]*(?:\([^)\n]*\)[^)\n]*)*)\))?: (.+)$", re.MULTILINE
 )
