@@ -84,9 +84,9 @@ own), and its questions go wrong at a higher score than the standard library's. 
 cross-validation as the standard library's floor was (`scripts/library_floor_cv.py`: the lowest
 floor whose wrong rate is at most 0.12 on four fifths of the third-party dev questions, scored on
 the fifth left out, 5 folds x 20 shuffles), with the answer's coverage weighed in
-(`COVERAGE_WEIGHT`): 0.77 to 0.84, 0.815 on average since answers quote neither a list run into
-one paragraph nor the captions of an entry's examples (their words had raised the coverage of
-answers that did not answer); 0.829 before that, 0.02 before coverage was."""
+(`COVERAGE_WEIGHT`): 0.77 to 0.84, 0.820 on average since answers quote neither a list run into
+one paragraph nor the headings and captions between an entry's examples; 0.829 before that,
+0.02 before coverage was."""
 ALTERNATIVE_MARGIN = 0.15
 """Another API is offered only when its relevance is this close to the first's.
 
