@@ -208,6 +208,26 @@ def test_a_comparison_on_one_side_only_conflicts(query: str, cached: str) -> Non
     assert any(c.startswith("comparison on one side") for c in compare(query, cached).conflicts)
 
 
+@pytest.mark.parametrize(
+    ("query", "cached"),
+    [
+        ("numpy get the max value of an array", "numpy: how to get the index of the max value"),
+        ("How do I find an item in a list?", "How do I find the index of an item in a list?"),
+        ("리스트에서 최댓값 찾기", "리스트에서 최댓값의 인덱스 찾기"),
+    ],
+)
+def test_a_position_asked_on_one_side_only_conflicts(query: str, cached: str) -> None:
+    assert any(c.startswith("position asked") for c in compare(query, cached).conflicts)
+    assert any(c.startswith("position asked") for c in compare(cached, query).conflicts)
+
+
+def test_a_position_asked_in_other_words_does_not_conflict() -> None:
+    comparison = compare(
+        "find the index of an element in a list", "find the position of an element in a list"
+    )
+    assert not any(c.startswith("position asked") for c in comparison.conflicts)
+
+
 def test_other_opposites_on_one_side_only_are_left_to_the_hit_model() -> None:
     # "remove" and "strip" say one thing: a word of a pair may come and go in a rewording.
     comparison = compare(

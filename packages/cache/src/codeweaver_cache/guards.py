@@ -41,6 +41,7 @@ from codeweaver_engine.lexicon import (
     OPERATIONS,
     OPPOSITES,
     PARTICLE_OPPOSITES,
+    POSITIONS,
 )
 
 _CAMEL = re.compile(r"^[A-Za-z][a-z0-9]+[A-Z][A-Za-z0-9]*$|^[A-Z]{2,}[a-z][A-Za-z0-9]*$")
@@ -355,6 +356,11 @@ def compare(query: str, cached: str) -> Comparison:
     if q.negated != c.negated:
         conflicts.append("polarity differs: one question is negated (not/without/disable)")
     conflicts.extend(_opposites(q, c))
+    # "The index of the max value" is not "the max value": where a thing is, asked on one side.
+    q_where = (q.tokens | q.words) & _POSITION_FORMS
+    c_where = (c.tokens | c.words) & _POSITION_FORMS
+    if bool(q_where) != bool(c_where):
+        conflicts.append(f"position asked on one side only: {', '.join(sorted(q_where | c_where))}")
     q_ops, c_ops = _operations(q.words), _operations(c.words)
     if q_ops and c_ops and q_ops != c_ops:
         conflicts.append(_differ("operations", q_ops, c_ops))
@@ -452,5 +458,6 @@ def is_korean(word: str) -> bool:
     return bool(HANGUL.search(word))
 
 
+_POSITION_FORMS = POSITIONS | frozenset(canonical_stem(w) for w in POSITIONS)
 _OPERATION_STEMS = frozenset(canonical_stem(w) for w in OPERATIONS)
 _KIND_STEMS = frozenset(canonical_stem(w) for w in DATA_KINDS)

@@ -26,6 +26,7 @@ WORD_TABLES = (
     "filler",
     "operations",
     "data_kinds",
+    "positions",
     "korean_particles",
     "korean_endings",
 )
@@ -105,6 +106,8 @@ OPERATIONS = frozenset(_TABLES["operations"])
 """What a question asks to do ("sort" or "parse" a query result)."""
 DATA_KINDS = frozenset(_TABLES["data_kinds"])
 """Words naming a kind of data or thing ("a list" against "a list of tuples")."""
+POSITIONS = frozenset(_TABLES["positions"])
+"""Words asking where a thing is ("the index of the max value"), not for the thing itself."""
 KOREAN_PARTICLES = _by_length(_TABLES["korean_particles"])
 """Particles that attach to a Korean word ("파일을"); cut off before reading it."""
 KOREAN_ENDINGS = _by_length(_TABLES["korean_endings"])
