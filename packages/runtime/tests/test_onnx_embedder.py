@@ -120,7 +120,7 @@ def test_a_damaged_converted_file_is_replaced(
 
 
 def test_bulk_embedding_gives_the_same_vectors_in_the_same_order(onnx: OnnxEmbedder) -> None:
-    # Enough texts for one share per core (a share is at least one batch of 64).
+    # Enough texts for one share per core, and several batches in each.
     texts = [
         f"how do I {verb} the {noun} number {n}"
         for n in range(3)
