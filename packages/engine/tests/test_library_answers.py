@@ -864,6 +864,24 @@ async def test_a_field_lookup_is_written_as_the_keyword_a_query_takes(embedder: 
     assert "filter(<field>__" not in plain.text
 
 
+async def test_membership_in_a_list_is_the_in_lookup(embedder: Embedder) -> None:
+    units = [
+        FILTER,
+        _lookup("django.db.models.lookups.In", "in"),
+        _lookup("django.db.models.lookups.GreaterThan", "gt"),
+    ]
+    for question in (
+        "How do I filter a Django queryset where the id is in a list?",
+        "django filter objects whose pk is in [1, 2, 3]",
+        "django queryset filter by a field in a list of values",
+    ):
+        answer = await _django_answer(question, units, embedder)
+        assert "`filter(<field>__in=...)` [1][2]" in answer.text, question
+    # "In" alone is in every question: filtering "in Django" asks for no lookup.
+    plain = await _django_answer("How do I filter a queryset in Django?", units, embedder)
+    assert "filter(<field>__" not in plain.text
+
+
 async def test_a_date_part_is_a_lookup_and_a_class_that_needs_registering_is_not(
     embedder: Embedder,
 ) -> None:

@@ -661,7 +661,7 @@ def _lookup_asked(draft: _Draft, api: str) -> tuple[int, str] | None:
         words = _stems(" ".join(parts))
         if words and words <= asked:
             matched = len(words)
-        elif stem(name) in asked:
+        elif stem(name) in asked or (name == "in" and _MEMBERSHIP.search(draft.basis)):
             matched = 1
         else:
             continue
@@ -673,6 +673,14 @@ def _lookup_asked(draft: _Draft, api: str) -> tuple[int, str] | None:
     return (best[1], best[2]) if best else None
 
 
+_MEMBERSHIP = re.compile(
+    r"\b(?:is|are|be|being)\s+in\s+(?:an?\s+|the\s+|my\s+|given\s+)?(?:list|tuple|set|array)"
+    r"|\bin\s*\[|\bone\s+of\s+(?:several|many|the|a|some|multiple)\b|\bamong\b"
+    r"|\bin\s+(?:an?\s+|the\s+|my\s+|given\s+)?(?:list|tuple|set|array)\s+of\s+\w+",
+    re.IGNORECASE,
+)
+"""How a question asks for `In` (`__in`), whose name is a word every question has: a value "is in
+a list", "in a list of ids", "in [1, 2]", "one of several", "among"."""
 _RECENT = r"(?:last|past|previous|next|this|current|coming|recent)"
 """Words that make a date part a span of time ("the last month", "this year"): `__month=` filters
 by the month's number, which is not what "created in the last month" asks."""
