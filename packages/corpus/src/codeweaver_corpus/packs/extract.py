@@ -62,6 +62,7 @@ from griffe import (
     ModuleFinder,
     Object,
     ParameterKind,
+    Parameters,
     Parser,
 )
 
@@ -472,6 +473,24 @@ def _mro(cls: Class) -> tuple[Class, ...]:
     return _MRO[cls.path]
 
 
+def _class_parameters(cls: Class) -> Parameters:
+    """The parameters of a class's nearest `__init__`, as griffe's `Class.parameters` gives them.
+
+    griffe's own goes through `all_members`, which makes an alias of every inherited member on
+    every call; this goes through the cached MRO (`_mro`). With the namer's kept keys, reading
+    SQLAlchemy took 18.6 s of processor time against 24.0 s, the units the same.
+    """
+    init = cls.members.get("__init__")
+    if init is None:
+        init = next((b.members["__init__"] for b in _mro(cls) if "__init__" in b.members), None)
+    if init is None:
+        return Parameters()
+    if isinstance(init, Function | Class | Alias):
+        return init.parameters
+    # An assigned `__init__` (an attribute): griffe's raises the same.
+    raise AttributeError(f"{init.path} has no parameters")
+
+
 def _is_exception(obj: Object) -> bool:
     if not isinstance(obj, Class):
         return False
@@ -877,6 +896,10 @@ class _Namer:
             for path in obj.paths:
                 self.by_path[path] = root
         self._incidental: dict[str, int] = {}
+        # Names are ranked many times over (each owner again for each of its members): the
+        # keys and choices are kept.
+        self._keys: dict[str, tuple[int, int, int, int, int, int]] = {}
+        self._chosen: dict[int, list[str]] = {}
 
     def kind_at(self, path: str) -> str | None:
         root = self.by_path.get(path)
@@ -930,15 +953,17 @@ class _Namer:
         return self._incidental[path]
 
     def key(self, path: str) -> tuple[int, int, int, int, int, int]:
-        not_primary = int(self.walk.primary is not None and path.split(".")[0] != self.walk.primary)
-        return (
-            not_primary,
-            path.count("."),
-            self.hidden(path),
-            self.incidental(path),
-            int(not self.defined_here(path)),
-            int(not self.own_name(path)),
-        )
+        if path not in self._keys:
+            primary = self.walk.primary
+            self._keys[path] = (
+                int(primary is not None and path.split(".")[0] != primary),
+                path.count("."),
+                self.hidden(path),
+                self.incidental(path),
+                int(not self.defined_here(path)),
+                int(not self.own_name(path)),
+            )
+        return self._keys[path]
 
     def own_name(self, path: str) -> bool:
         """Whether a path ends in the name the object was defined with.
@@ -969,6 +994,8 @@ class _Namer:
         `BeautifulSoup`), then by the one with most members (`pandas.Series.str.contains`,
         not `pandas.CategoricalIndex.str.contains`).
         """
+        if id(obj) in self._chosen:
+            return self._chosen[id(obj)]
         ranked = sorted(obj.paths, key=lambda p: (self.key(p), p))
         best = self.key(ranked[0])
         tied = [p for p in ranked if self.key(p) == best]
@@ -986,6 +1013,7 @@ class _Namer:
             chosen = min(general or tied, key=lambda p: (-size(p), p))
             ranked.remove(chosen)
             ranked.insert(0, chosen)
+        self._chosen[id(obj)] = ranked
         return ranked
 
     def name(self, obj: _Object) -> _Named:
@@ -1025,7 +1053,7 @@ def _static_signature(obj: Object, kind: str) -> str | None:
     """`(a, b=1, *, c=None)` from griffe's parameters; `self`/`cls` left out."""
     if isinstance(obj, Class):
         try:
-            parameters = list(obj.parameters)
+            parameters = list(_class_parameters(obj))
         except (AliasResolutionError, CyclicAliasError, AttributeError, ValueError, RecursionError):
             return None  # an `__init__` griffe cannot read (assigned, not defined)
         if not parameters and "__init__" not in obj.members:
