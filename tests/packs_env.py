@@ -139,6 +139,7 @@ TINYLIB = {
     "tinylib/dynamic.py": '''
         """Functions made at import time, which static reading cannot see."""
 
+        import inspect
         import sys
 
 
@@ -158,6 +159,16 @@ TINYLIB = {
 
         for _name, _factor in (("double", 2), ("triple", 3)):
             setattr(sys.modules[__name__], _name, _make(_name, _factor))
+
+        # Defaults whose repr is their memory address.
+        _parameter = inspect.Parameter
+        triple.__signature__ = inspect.Signature(
+            [
+                _parameter("x", _parameter.POSITIONAL_OR_KEYWORD),
+                _parameter("fill", _parameter.KEYWORD_ONLY, default=object()),
+                _parameter("key", _parameter.KEYWORD_ONLY, default=_make),
+            ]
+        )
         ''',
     "tinylib/broken.py": '''
         """A module whose import fails."""

@@ -43,6 +43,7 @@ if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(
 import importlib
 import inspect
 import json
+import re
 import signal
 import sysconfig
 import types
@@ -51,6 +52,9 @@ from typing import Any
 
 _PLAIN_VALUES = (bool, int, float, complex, str, bytes, type(None), tuple, frozenset)
 """Values that equal objects share by identity (`True`, small ints): each path is its own."""
+_ADDRESS = re.compile(r"(?: object)? at 0x[0-9a-fA-F]+>")
+"""Where a default's repr gives its memory address (`<object object at 0x7f...>`, `<function
+detrend_none at 0x7f...>`): read `<object>`, `<function detrend_none>`."""
 _DOC_CHARS = 20000
 """Longest docstring reported; the pack keeps far less of it."""
 _CLASS_DEPTH = 3
@@ -58,10 +62,15 @@ _CLASS_DEPTH = 3
 
 
 def _plain_signature(value: Any) -> str:
-    """A callable's signature without annotations: `(a, b=1, *, c=None)`, as docs show it."""
+    """A callable's signature without annotations: `(a, b=1, *, c=None)`, as docs show it.
+
+    A default whose repr is its memory address reads without it (`<object>`, not `<object object
+    at 0x7f...>`): the address is no API, and differs from run to run.
+    """
     signature = inspect.signature(value)
     bare = [p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()]
-    return str(signature.replace(parameters=bare, return_annotation=inspect.Signature.empty))
+    text = str(signature.replace(parameters=bare, return_annotation=inspect.Signature.empty))
+    return _ADDRESS.sub(">", text)
 
 
 def _is_stdlib(module: object) -> bool:
