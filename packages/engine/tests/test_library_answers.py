@@ -909,6 +909,25 @@ async def test_a_date_part_is_a_lookup_and_a_class_that_needs_registering_is_not
     assert "__lower" not in lowered.text
 
 
+async def test_an_example_caption_ending_in_a_colon_is_not_quoted(embedder: Embedder) -> None:
+    nlargest = api_unit(
+        "pandas.DataFrame.nlargest",
+        "pandas.DataFrame.nlargest(n, columns, keep='first')",
+        "Return the first n rows ordered by columns in descending order.\n\n"
+        "**Examples**\n\n"
+        "The largest values of a column in a pandas DataFrame:\n\n"
+        '```\n>>> df.nlargest(3, "population")\n```',
+        directive="method",
+        examples=['>>> df.nlargest(3, "population")'],
+    )
+    answer = await _answer_from_entry(
+        nlargest, PANDAS, "How do I get the largest values of a column in pandas?", embedder
+    )
+    # It introduces its example, and dangles quoted alone ("...DataFrame: [1]").
+    assert "The largest values of a column in a pandas DataFrame" not in answer.text
+    assert "Return the first n rows ordered by columns in descending order. [1]" in answer.text
+
+
 async def test_an_entry_s_list_items_and_example_captions_are_not_run_into_its_prose(
     embedder: Embedder,
 ) -> None:

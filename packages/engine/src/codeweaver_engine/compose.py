@@ -696,7 +696,7 @@ APIs it points to): read by `parameters` or left to the related APIs an answer l
 quoted as the entry's prose."""
 _EXAMPLES = re.compile(r"\*\*Examples?\*\*\n")
 """Where an installed library's Examples section starts (it runs to the end of the entry)."""
-_STATEMENT_END = re.compile(r"[.!?:]\s*$")
+_STATEMENT_END = re.compile(r"[.!?]\s*$")
 
 
 def _without_captions(description: str) -> str:
@@ -705,7 +705,8 @@ def _without_captions(description: str) -> str:
     The Examples section's code is shown as the example; its sentences ("Drop the rows where
     at least one element is missing.") say what the API does, but its headings and captions
     ("**Getting values**", "Single label for row and column") are no statements, and run into
-    the sentence before them when quoted.
+    the sentence before them when quoted; a caption ending in a colon ("Indexes of the maximal
+    elements of a N-dimensional array:") introduces its example and dangles quoted alone.
     """
     found = _EXAMPLES.search(description)
     if found is None:
